@@ -1,0 +1,122 @@
+/* The PPU as the host sees it across the bus: VRAM behind a BAR aperture,
+ * channels with GPFIFOs and doorbells, registers, interrupts and fault
+ * records. This is everything driver/ may touch of hw/; the rest of the chip
+ * is reached only through methods (ppu/methods.h) and memory formats
+ * (ppu/mmu_format.h).
+ *
+ * Nothing here knows about Vulkan.
+ *
+ * Threading: the model runs on its own host thread(s). Every function here
+ * may be called from any host thread. The interrupt callback runs on a model
+ * thread and must not call back into the model except ppu_channel_* getters.
+ */
+#ifndef PPU_GPU_H
+#define PPU_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ppu_gpu;
+struct ppu_channel;
+
+/* Chip configuration. Grows with the model (timing, caches, SMs...). */
+struct ppu_gpu_config {
+   uint64_t vram_size;        /* bytes of VRAM, multiple of PPU_PAGE_SIZE */
+   uint32_t max_channels;     /* channels the host interface serves */
+};
+
+void ppu_gpu_config_default(struct ppu_gpu_config *cfg);
+
+/* Returns NULL (and writes a reason to err, if given) when the chip cannot be
+ * brought up, e.g. VRAM cannot be reserved. */
+struct ppu_gpu *ppu_gpu_create(const struct ppu_gpu_config *cfg, char *err, size_t err_size);
+void ppu_gpu_destroy(struct ppu_gpu *gpu);
+
+/* --- VRAM ----------------------------------------------------------------
+ * The BAR aperture maps all of VRAM into the host: host pointer = bar + PA.
+ * The driver owns physical allocation (like a kernel-mode driver does). */
+uint8_t *ppu_gpu_bar(struct ppu_gpu *gpu);
+uint64_t ppu_gpu_vram_size(const struct ppu_gpu *gpu);
+/* Gives the host back the memory behind [pa, pa+size) (page aligned); the
+ * range reads as zero afterwards. Models nothing on a real chip: it keeps a
+ * long-running process from holding memory the driver has freed. */
+void ppu_gpu_vram_discard(struct ppu_gpu *gpu, uint64_t pa, uint64_t size);
+
+/* GPU timer in nanoseconds since the chip was created (PTIMER). */
+uint64_t ppu_gpu_timer_ns(const struct ppu_gpu *gpu);
+
+/* --- Interrupts ----------------------------------------------------------- */
+enum ppu_interrupt {
+   PPU_INTR_SEMAPHORE = 1, /* a SEM_EXECUTE with AWAKEN completed */
+   PPU_INTR_FAULT = 2,     /* a channel stopped on a fault; see ppu_channel_fault */
+};
+typedef void (*ppu_interrupt_fn)(void *user, enum ppu_interrupt kind, struct ppu_channel *channel);
+void ppu_gpu_set_interrupt_handler(struct ppu_gpu *gpu, ppu_interrupt_fn fn, void *user);
+
+/* Wakes channels stalled on a semaphore acquire so they re-read memory; the
+ * host calls it after writing semaphore memory through the BAR. */
+void ppu_gpu_semaphore_doorbell(struct ppu_gpu *gpu);
+
+/* --- Channels --------------------------------------------------------------
+ * A channel is one independent stream of work: a GPFIFO ring in GPU memory and
+ * an address space (page directory). Channels run concurrently; within one
+ * channel work completes in order. */
+struct ppu_channel_desc {
+   uint64_t page_directory_pa; /* level-0 directory, 4 KiB aligned */
+   uint64_t gpfifo_va;         /* ring of 64-bit entries, 8-byte aligned */
+   uint32_t gpfifo_entries;    /* power of two */
+   const char *name;           /* for fault reports, e.g. "queue 0.1" */
+};
+struct ppu_channel *ppu_channel_create(struct ppu_gpu *gpu, const struct ppu_channel_desc *desc);
+/* Waits for the channel to stop fetching, then frees it. */
+void ppu_channel_destroy(struct ppu_channel *ch);
+
+/* Doorbell: entries before gp_put (mod ring size) are ready to fetch. */
+void ppu_channel_ring_doorbell(struct ppu_channel *ch, uint32_t gp_put);
+/* Index of the next entry the host interface will fetch. */
+uint32_t ppu_channel_gp_get(const struct ppu_channel *ch);
+/* Invalidate cached translations of this channel's address space. */
+void ppu_channel_tlb_invalidate(struct ppu_channel *ch);
+
+/* --- Faults ----------------------------------------------------------------
+ * Any error the chip finds in what it was given (an unmapped address, a bad
+ * method, a malformed GPFIFO entry) stops the channel, fills in a fault
+ * record and raises PPU_INTR_FAULT. The host process is never harmed. */
+enum ppu_engine {
+   PPU_ENGINE_HOST = 0, /* host interface: GPFIFO and pushbuffer fetch, decode */
+   PPU_ENGINE_COMPUTE = 1,
+   PPU_ENGINE_GRAPHICS = 2,
+   PPU_ENGINE_COPY = 3,
+};
+enum ppu_fault_kind {
+   PPU_FAULT_NONE = 0,
+   PPU_FAULT_MMU_UNMAPPED,      /* no valid translation for the address */
+   PPU_FAULT_MMU_WRITE_PROTECT, /* write to a page without WRITABLE */
+   PPU_FAULT_MMU_BAD_PTE,       /* reserved bits set or PA outside VRAM */
+   PPU_FAULT_BAD_GPFIFO_ENTRY,  /* reserved bits, zero length, misaligned */
+   PPU_FAULT_BAD_METHOD,        /* unknown method or subchannel, bad header */
+   PPU_FAULT_BAD_METHOD_DATA,   /* a known method with a value it rejects */
+   PPU_FAULT_WATCHDOG,          /* work did not finish within its budget */
+};
+struct ppu_fault {
+   enum ppu_fault_kind kind;
+   enum ppu_engine engine;
+   uint64_t address;      /* faulting VA (MMU faults) or 0 */
+   bool write;            /* MMU faults: the access was a write */
+   uint32_t subchannel;   /* of the method being executed */
+   uint32_t method;       /* method address being executed */
+   uint32_t method_data;  /* its data word */
+   uint64_t gpfifo_entry; /* GPFIFO entry being executed */
+   uint32_t gp_get;       /* its index */
+   char detail[160];      /* one line for a person */
+};
+/* True once the channel has stopped on a fault; fills *out if given. */
+bool ppu_channel_fault(const struct ppu_channel *ch, struct ppu_fault *out);
+const char *ppu_fault_kind_name(enum ppu_fault_kind kind);
+const char *ppu_engine_name(enum ppu_engine engine);
+/* Writes a multi-line report (channel name, engine, address, method). */
+void ppu_fault_format(const struct ppu_channel *ch, const struct ppu_fault *f, char *buf,
+                      size_t size);
+
+#endif /* PPU_GPU_H */
