@@ -1,0 +1,61 @@
+/* The PPU's hardware counters: ONE table, the single source of every
+ * counter's name, unit and description.
+ *
+ * Documentation, CSV headers and VK_KHR_performance_query are generated from
+ * PPU_COUNTERS below, so a counter is added here and nowhere else. Each row is
+ *
+ *   X(ID, "unit.name", "unit of measure", "what one count means")
+ *
+ * ID becomes PPU_COUNTER_<ID>. Counters only ever increase; they start at 0
+ * when the chip is created and count for all channels together.
+ */
+#ifndef PPU_COUNTERS_H
+#define PPU_COUNTERS_H
+
+#include <stdint.h>
+
+struct ppu_gpu;
+
+#define PPU_COUNTERS(X)                                                                            \
+   X(HOST_GPFIFO_ENTRIES, "host.gpfifo_entries", "entries",                                        \
+     "GPFIFO entries fetched by the host interface")                                               \
+   X(HOST_PUSHBUFFER_WORDS, "host.pushbuffer_words", "words",                                      \
+     "pushbuffer words (method headers and data) fetched by the host interface")                   \
+   X(HOST_METHODS, "host.methods", "methods",                                                      \
+     "methods executed (one per data word, one per immediate header), all subchannels")            \
+   X(HOST_SEM_ACQUIRES, "host.semaphore_acquires", "operations",                                   \
+     "semaphore ACQUIRE_GEQ operations completed")                                                 \
+   X(HOST_SEM_RELEASES, "host.semaphore_releases", "operations",                                   \
+     "semaphore RELEASE and TIMESTAMP operations completed")                                       \
+   X(HOST_ACQUIRE_STALLS, "host.acquire_stalls", "events",                                         \
+     "times a channel stalled on an ACQUIRE_GEQ whose value was not yet reached")                  \
+   X(COPY_BYTES_COPIED, "copy.bytes_copied", "bytes", "bytes copied by COPY operations")           \
+   X(COPY_BYTES_FILLED, "copy.bytes_filled", "bytes", "bytes written by FILL operations")          \
+   X(COPY_BYTES_INLINE, "copy.bytes_inline", "bytes", "bytes written by INLINE_DATA words")        \
+   X(COPY_OPERATIONS, "copy.operations", "operations",                                             \
+     "copy engine LAUNCHes (COPY, FILL, INLINE, QUERY_COPY)")                                      \
+   X(MMU_TLB_HITS, "mmu.tlb_hits", "lookups", "translations found in a TLB")                       \
+   X(MMU_TLB_MISSES, "mmu.tlb_misses", "lookups", "translations not found in a TLB")               \
+   X(MMU_PAGE_WALKS, "mmu.page_walks", "walks",                                                    \
+     "page-table walks started (a miss of a VA that can be mapped at all)")                        \
+   X(MMU_FAULTS, "mmu.faults", "faults",                                                           \
+     "translations that failed: unmapped, write-protected or bad entry")
+
+enum ppu_counter {
+#define PPU_COUNTER_ENUM_(id, name, unit, desc) PPU_COUNTER_##id,
+   PPU_COUNTERS(PPU_COUNTER_ENUM_)
+#undef PPU_COUNTER_ENUM_
+       PPU_COUNTER_COUNT
+};
+
+/* Copies the current value of every counter into values[PPU_COUNTER_COUNT].
+ * Callable from any thread at any time; each value is read atomically, the
+ * set as a whole is not a snapshot of one instant. */
+void ppu_gpu_read_counters(struct ppu_gpu *gpu, uint64_t *values /* PPU_COUNTER_COUNT */);
+
+/* Table lookups; NULL for an id out of range. */
+const char *ppu_counter_name(enum ppu_counter id);
+const char *ppu_counter_unit(enum ppu_counter id);
+const char *ppu_counter_description(enum ppu_counter id);
+
+#endif /* PPU_COUNTERS_H */

@@ -1,0 +1,48 @@
+/* The copy engine (subchannel PPU_SUBCH_COPY): copies, fills, inline writes
+ * and query-result copies between GPU virtual addresses.
+ *
+ * The engine unit (its memory port and counters) is shared by all channels;
+ * the latched method state is per channel (struct ppu_copy_context), as a
+ * context switch on a real chip would save and restore it. Every operation
+ * completes before the method that launched it returns, so later methods of
+ * the channel always see its results.
+ */
+#ifndef PPU_COPY_ENGINE_H
+#define PPU_COPY_ENGINE_H
+
+#include <stdint.h>
+
+#include "counter_block.h"
+#include "method_status.h"
+#include "mmu.h"
+
+/* The copy subchannel's state of one channel. */
+struct ppu_copy_context {
+   uint64_t src_va, dst_va, length;
+   uint32_t fill_pattern, dst_stride, query_count, query_flags;
+   /* An INLINE launch in progress: bytes still expected, next VA, and the
+    * translation of the page it falls in (so each word costs a store, not a
+    * TLB lookup). inline_epoch is the MMU epoch the translation was made at. */
+   uint64_t inline_left;
+   uint64_t inline_va;
+   uint64_t inline_pa;
+   uint64_t inline_page_left;
+   uint64_t inline_epoch;
+};
+
+struct ppu_copy_engine {
+   struct ppu_mmu_client mmu;
+   struct ppu_counter_block *counters;
+};
+
+void ppu_copy_engine_init(struct ppu_copy_engine *ce, struct ppu_mmu *mmu,
+                          struct ppu_counter_block *counters);
+
+/* Executes one copy-subchannel method word for a channel whose address
+ * space is pd_pa. */
+enum ppu_method_status ppu_copy_engine_method(struct ppu_copy_engine *ce,
+                                              struct ppu_copy_context *ctx, uint64_t pd_pa,
+                                              uint32_t method, uint32_t data,
+                                              struct ppu_fault *fault);
+
+#endif /* PPU_COPY_ENGINE_H */

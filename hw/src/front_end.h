@@ -1,0 +1,55 @@
+/* The front end: takes decoded (subchannel, method, data) words from the
+ * host interface, executes the host subchannel's own methods (semaphores,
+ * timestamps, idle waits, TLB invalidation) and routes the rest to the
+ * engine bound to the subchannel.
+ */
+#ifndef PPU_FRONT_END_H
+#define PPU_FRONT_END_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "copy_engine.h"
+#include "counter_block.h"
+#include "interrupt.h"
+#include "method_status.h"
+#include "mmu.h"
+#include "timer.h"
+
+/* The host subchannel's state of one channel. */
+struct ppu_host_context {
+   uint64_t sem_va;
+   uint64_t sem_payload;
+   bool acquire_waiting; /* the last SEM_EXECUTE stalled and will be retried */
+};
+
+/* Everything a channel's methods latch, per subchannel. */
+struct ppu_method_context {
+   uint64_t pd_pa; /* the channel's address space */
+   struct ppu_host_context host;
+   struct ppu_copy_context copy;
+};
+
+struct ppu_front_end {
+   struct ppu_mmu_client mmu; /* semaphore port */
+   struct ppu_copy_engine *copy;
+   struct ppu_counter_block *counters;
+   struct ppu_interrupts *intr;
+   const struct ppu_timer *timer;
+   /* Semaphore writes so far; the host interface compares it after a turn
+    * to know whether stalled channels need another look. */
+   uint64_t semaphore_writes;
+};
+
+void ppu_front_end_init(struct ppu_front_end *fe, struct ppu_mmu *mmu, struct ppu_copy_engine *copy,
+                        struct ppu_counter_block *counters, struct ppu_interrupts *intr,
+                        const struct ppu_timer *timer);
+
+/* Executes one method word of channel ch (ch is only passed on to
+ * interrupts). */
+enum ppu_method_status ppu_front_end_method(struct ppu_front_end *fe, struct ppu_channel *ch,
+                                            struct ppu_method_context *ctx, uint32_t subchannel,
+                                            uint32_t method, uint32_t data,
+                                            struct ppu_fault *fault);
+
+#endif /* PPU_FRONT_END_H */

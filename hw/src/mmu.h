@@ -1,0 +1,95 @@
+/* The MMU: translates GPU virtual addresses through the page tables of
+ * ppu/mmu_format.h, caches translations in one small TLB per client, and
+ * offers the engines memory operations (read, write, copy, fill) that go
+ * through translation.
+ *
+ * Nothing here trusts memory: every directory and page PA is checked against
+ * VRAM before it is dereferenced, and every failure comes back as a fault
+ * record (return value false), never as a host crash.
+ *
+ * Threading: a client (and its TLB) belongs to one model thread. Only
+ * ppu_mmu_invalidate_all may be called from any thread.
+ */
+#ifndef PPU_MMU_H
+#define PPU_MMU_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counter_block.h"
+#include "ppu/gpu.h"
+#include "vram.h"
+
+/* 64 entries, direct mapped: enough to hold the working set of one copy
+ * stream plus a pushbuffer; the exact size is a model parameter, not a
+ * format. */
+#define PPU_TLB_ENTRIES 64u
+
+struct ppu_mmu {
+   const struct ppu_vram *vram;
+   struct ppu_counter_block *counters;
+   /* Bumped by every invalidation; clients compare it with the epoch they
+    * last flushed at before each lookup. */
+   _Atomic uint64_t invalidate_epoch;
+};
+
+struct ppu_tlb_entry {
+   uint64_t vpn;   /* VA >> PPU_PAGE_SHIFT */
+   uint64_t pd_pa; /* address space: level-0 directory PA */
+   uint64_t pte;   /* leaf entry as read: page PA | WRITABLE | VALID */
+};
+
+/* One requester of translations (an engine's memory port). */
+struct ppu_mmu_client {
+   struct ppu_mmu *mmu;
+   enum ppu_engine engine; /* reported in this client's faults */
+   uint64_t epoch;
+   struct ppu_tlb_entry tlb[PPU_TLB_ENTRIES]; /* pte == 0: empty */
+};
+
+void ppu_mmu_init(struct ppu_mmu *mmu, const struct ppu_vram *vram,
+                  struct ppu_counter_block *counters);
+void ppu_mmu_client_init(struct ppu_mmu_client *c, struct ppu_mmu *mmu, enum ppu_engine engine);
+/* Drops every client's cached translations (they flush on their next
+ * lookup). Any thread. */
+void ppu_mmu_invalidate_all(struct ppu_mmu *mmu);
+
+/* True when a level-0 directory at pd_pa is usable: 4 KiB aligned and all
+ * of its 8 KiB inside VRAM. */
+bool ppu_mmu_directory_ok(const struct ppu_mmu *mmu, uint64_t pd_pa);
+
+/* Host pointer of a PA that translation returned. */
+static inline uint8_t *ppu_mmu_host_ptr(const struct ppu_mmu *mmu, uint64_t pa)
+{
+   return mmu->vram->base + pa;
+}
+
+/* Translates va in the address space pd_pa; *pa gets the byte's PA. */
+bool ppu_mmu_translate(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, bool write,
+                       uint64_t *pa, struct ppu_fault *fault);
+
+/* Translates va and extends the result over following pages as long as they
+ * are physically contiguous, up to max_len bytes: on success [*pa, *pa +
+ * *run) backs [va, va + *run), 0 < *run <= max_len. A fault after the first
+ * page just ends the run; it is reported when the caller gets there. */
+bool ppu_mmu_translate_run(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, uint64_t max_len,
+                           bool write, uint64_t *pa, uint64_t *run, struct ppu_fault *fault);
+
+/* Memory operations between VAs of one address space. Each translates page
+ * by page, moves physically contiguous runs with one memmove/memset, and on a
+ * fault returns false with the fault filled in; work before the faulting
+ * page may have been done. */
+bool ppu_mmu_read(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, void *dst, uint64_t len,
+                  struct ppu_fault *fault);
+bool ppu_mmu_write(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, const void *src,
+                   uint64_t len, struct ppu_fault *fault);
+bool ppu_mmu_copy(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t dst_va, uint64_t src_va,
+                  uint64_t len, struct ppu_fault *fault);
+/* Writes the 32-bit pattern over [dst_va, dst_va + len); dst_va and len must
+ * be multiples of 4 (the caller checks: it is a method-data rule). */
+bool ppu_mmu_fill32(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t dst_va, uint32_t pattern,
+                    uint64_t len, struct ppu_fault *fault);
+
+#endif /* PPU_MMU_H */
