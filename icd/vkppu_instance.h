@@ -39,6 +39,8 @@ struct vkppu_instance {
 #define VKPPU_QUEUE_FAMILY_TRANSFER 1u
 #define VKPPU_QUEUE_FAMILY_COUNT 2u
 #define VKPPU_QUEUES_PER_FAMILY 4u
+/* Queues of the transfer family (at most VKPPU_QUEUES_PER_FAMILY). */
+#define VKPPU_TRANSFER_QUEUE_COUNT 2u
 
 struct vkppu_physical_device {
    struct vkppu_object base;
@@ -62,7 +64,7 @@ struct vkppu_device {
    bool enabled_device_ext[VKPPU_DEVICE_EXT_COUNT];
    VkPhysicalDeviceFeatures enabled_features;
    bool timeline_semaphore, synchronization2, private_data, buffer_device_address,
-      host_query_reset; /* enabled features beyond 1.0 */
+       host_query_reset; /* enabled features beyond 1.0 */
    struct vkppu_queue *queues[VKPPU_QUEUE_FAMILY_COUNT][VKPPU_QUEUES_PER_FAMILY];
    uint32_t queue_count[VKPPU_QUEUE_FAMILY_COUNT];
    struct drv_device *drv; /* the user-mode driver's device: hw, VA space... */

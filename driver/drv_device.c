@@ -1,0 +1,187 @@
+/* See drv_device.h. */
+#include "drv_device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "channel.h"
+#include "fault_report.h"
+#include "ppu/gpu.h"
+#include "semaphore_slots.h"
+#include "wait.h"
+
+const char *drv_result_name(enum drv_result r)
+{
+   switch (r) {
+   case DRV_SUCCESS:
+      return "success";
+   case DRV_TIMEOUT:
+      return "timeout";
+   case DRV_NOT_READY:
+      return "not ready";
+   case DRV_ERROR_OUT_OF_HOST_MEMORY:
+      return "out of host memory";
+   case DRV_ERROR_OUT_OF_DEVICE_MEMORY:
+      return "out of device memory";
+   case DRV_ERROR_ADDRESS_IN_USE:
+      return "address in use";
+   case DRV_ERROR_DEVICE_LOST:
+      return "device lost";
+   case DRV_ERROR_INITIALIZATION_FAILED:
+      return "initialization failed";
+   }
+   return "unknown result";
+}
+
+/* Called by the address space with mm_lock held, after it removed entries. */
+static void invalidate_all_tlbs(void *user)
+{
+   struct drv_device *dev = user;
+   for (uint32_t i = 0; i < DRV_MAX_CHANNELS; i++) {
+      if (dev->channels[i])
+         ppu_channel_tlb_invalidate(dev->channels[i]->hw);
+   }
+}
+
+/* Runs on a model thread: only memory reads, our own locks and the
+ * ppu_channel getters (gpu.h), never an application callback. */
+static void on_interrupt(void *user, enum ppu_interrupt kind, struct ppu_channel *channel)
+{
+   struct drv_device *dev = user;
+   if (kind == PPU_INTR_FAULT && channel)
+      drv_fault_record(dev, channel); /* wakes the waiters itself */
+   else
+      drv_wake_waiters(dev);
+}
+
+static void set_error(char *err, size_t err_size, const char *what)
+{
+   if (err && err_size)
+      snprintf(err, err_size, "%s", what);
+}
+
+enum drv_result drv_device_create(const struct drv_device_config *config, struct drv_device **out,
+                                  char *err, size_t err_size)
+{
+   struct drv_device *dev = calloc(1, sizeof(*dev));
+   if (!dev) {
+      set_error(err, err_size, "out of host memory");
+      return DRV_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   snprintf(dev->name, sizeof(dev->name), "%s", config->name ? config->name : "vkppu");
+   atomic_init(&dev->lost, false);
+   atomic_init(&dev->lost_report_taken, false);
+
+   struct ppu_gpu_config cfg;
+   ppu_gpu_config_default(&cfg);
+   if (config->vram_size)
+      cfg.vram_size = config->vram_size & ~PPU_PAGE_MASK;
+   if (cfg.max_channels < DRV_MAX_CHANNELS)
+      cfg.max_channels = DRV_MAX_CHANNELS;
+   enum drv_result r = DRV_ERROR_INITIALIZATION_FAILED;
+   dev->gpu = ppu_gpu_create(&cfg, err, err_size);
+   if (!dev->gpu)
+      goto fail_dev;
+   dev->bar = ppu_gpu_bar(dev->gpu);
+
+   if (pthread_mutex_init(&dev->mm_lock, NULL))
+      goto fail_gpu;
+   if (pthread_mutex_init(&dev->slot_lock, NULL))
+      goto fail_mm_lock;
+   if (pthread_mutex_init(&dev->fault_lock, NULL))
+      goto fail_slot_lock;
+   if (!drv_wait_init(dev))
+      goto fail_fault_lock;
+   r = vram_allocator_init(&dev->vram, dev->gpu, ppu_gpu_vram_size(dev->gpu));
+   if (r != DRV_SUCCESS) {
+      set_error(err, err_size, "cannot set up the VRAM allocator");
+      goto fail_wait;
+   }
+   r = address_space_init(&dev->as, dev->bar, &dev->vram, invalidate_all_tlbs, dev);
+   if (r != DRV_SUCCESS) {
+      set_error(err, err_size, "cannot set up the GPU address space");
+      goto fail_vram;
+   }
+   ppu_gpu_set_interrupt_handler(dev->gpu, on_interrupt, dev);
+   *out = dev;
+   return DRV_SUCCESS;
+
+fail_vram:
+   vram_allocator_finish(&dev->vram);
+fail_wait:
+   drv_wait_finish(dev);
+fail_fault_lock:
+   pthread_mutex_destroy(&dev->fault_lock);
+fail_slot_lock:
+   pthread_mutex_destroy(&dev->slot_lock);
+fail_mm_lock:
+   pthread_mutex_destroy(&dev->mm_lock);
+fail_gpu:
+   ppu_gpu_destroy(dev->gpu);
+fail_dev:
+   free(dev);
+   return r;
+}
+
+void drv_device_destroy(struct drv_device *dev)
+{
+   if (!dev)
+      return;
+   drv_slot_pages_destroy(dev);
+   address_space_finish(&dev->as);
+   vram_allocator_finish(&dev->vram);
+   /* No channel is left, so no interrupt can arrive; destroying the chip
+    * stops its threads before the state the handler uses goes away. */
+   ppu_gpu_destroy(dev->gpu);
+   drv_wait_finish(dev);
+   pthread_mutex_destroy(&dev->fault_lock);
+   pthread_mutex_destroy(&dev->slot_lock);
+   pthread_mutex_destroy(&dev->mm_lock);
+   free(dev);
+}
+
+bool drv_device_take_fault_report(struct drv_device *dev, char *buf, size_t size)
+{
+   if (!drv_device_is_lost(dev) || atomic_exchange(&dev->lost_report_taken, true))
+      return false;
+   pthread_mutex_lock(&dev->fault_lock);
+   snprintf(buf, size, "%s", dev->fault_report);
+   pthread_mutex_unlock(&dev->fault_lock);
+   return true;
+}
+
+void drv_device_host_signaled(struct drv_device *dev)
+{
+   ppu_gpu_semaphore_doorbell(dev->gpu);
+   drv_wake_waiters(dev);
+}
+
+enum drv_result drv_device_add_channel(struct drv_device *dev, struct drv_channel *ch)
+{
+   enum drv_result r = DRV_ERROR_INITIALIZATION_FAILED;
+   pthread_mutex_lock(&dev->mm_lock);
+   pthread_mutex_lock(&dev->fault_lock);
+   for (uint32_t i = 0; i < DRV_MAX_CHANNELS; i++) {
+      if (!dev->channels[i]) {
+         dev->channels[i] = ch;
+         r = DRV_SUCCESS;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&dev->fault_lock);
+   pthread_mutex_unlock(&dev->mm_lock);
+   return r;
+}
+
+void drv_device_remove_channel(struct drv_device *dev, struct drv_channel *ch)
+{
+   pthread_mutex_lock(&dev->mm_lock);
+   pthread_mutex_lock(&dev->fault_lock);
+   for (uint32_t i = 0; i < DRV_MAX_CHANNELS; i++) {
+      if (dev->channels[i] == ch)
+         dev->channels[i] = NULL;
+   }
+   pthread_mutex_unlock(&dev->fault_lock);
+   pthread_mutex_unlock(&dev->mm_lock);
+}

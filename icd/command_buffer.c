@@ -1,0 +1,128 @@
+/* VkCommandBuffer: allocation from a pool, the recording state machine, and
+ * vkCmdExecuteCommands. Commands themselves are recorded by the cmd_*.c
+ * files straight into the command buffer's pushbuffer. */
+#include "vkppu_cmd_buffer.h"
+
+static VkResult create_command_buffer(struct vkppu_device *dev, struct vkppu_command_pool *pool,
+                                      VkCommandBufferLevel level, VkCommandBuffer *out)
+{
+   struct vkppu_command_buffer *cmd =
+       vkppu_alloc(&pool->alloc, sizeof(*cmd), 8, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!cmd)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   memset(cmd, 0, sizeof(*cmd));
+   vkppu_object_init(&cmd->base, VK_OBJECT_TYPE_COMMAND_BUFFER, dev);
+   cmd->pool = pool;
+   cmd->level = level;
+   cmd->state = VKPPU_CMD_INITIAL;
+   /* The first chunk is small: most command buffers are short. */
+   drv_pushbuf_init(&cmd->pb, &pool->chunks, true);
+   vkppu_command_pool_link(pool, cmd);
+   *out = vkppu_command_buffer_to_handle(cmd);
+   return VK_SUCCESS;
+}
+
+void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
+{
+   drv_pushbuf_reset(&cmd->pb);
+   cmd->state = VKPPU_CMD_INITIAL;
+   cmd->usage = 0;
+}
+
+void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd)
+{
+   struct vkppu_command_pool *pool = cmd->pool;
+   vkppu_command_pool_unlink(pool, cmd);
+   drv_pushbuf_finish(&cmd->pb);
+   vkppu_object_finish(&cmd->base);
+   vkppu_free(&pool->alloc, cmd);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+vkppu_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *pAllocateInfo,
+                             VkCommandBuffer *pCommandBuffers)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VKPPU_FROM_HANDLE(vkppu_command_pool, pool, pAllocateInfo->commandPool);
+   uint32_t i;
+   VkResult r = VK_SUCCESS;
+   for (i = 0; i < pAllocateInfo->commandBufferCount; i++) {
+      r = create_command_buffer(dev, pool, pAllocateInfo->level, &pCommandBuffers[i]);
+      if (r != VK_SUCCESS)
+         break;
+   }
+   if (r != VK_SUCCESS) {
+      /* All or nothing, and every handle NULL on failure
+       * (vkAllocateCommandBuffers). */
+      for (uint32_t j = 0; j < i; j++)
+         vkppu_command_buffer_destroy(vkppu_command_buffer_from_handle(pCommandBuffers[j]));
+      for (uint32_t j = 0; j < pAllocateInfo->commandBufferCount; j++)
+         pCommandBuffers[j] = VK_NULL_HANDLE;
+   }
+   return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_FreeCommandBuffers(VkDevice device, VkCommandPool commandPool,
+                                                    uint32_t commandBufferCount,
+                                                    const VkCommandBuffer *pCommandBuffers)
+{
+   (void)device;
+   (void)commandPool;
+   for (uint32_t i = 0; i < commandBufferCount; i++) {
+      if (pCommandBuffers[i])
+         vkppu_command_buffer_destroy(vkppu_command_buffer_from_handle(pCommandBuffers[i]));
+   }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_BeginCommandBuffer(VkCommandBuffer commandBuffer,
+                                                        const VkCommandBufferBeginInfo *pBeginInfo)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   /* Beginning a recorded command buffer resets it implicitly
+    * (vkBeginCommandBuffer). */
+   if (cmd->state != VKPPU_CMD_INITIAL)
+      vkppu_command_buffer_reset(cmd);
+   cmd->usage = pBeginInfo->flags;
+   cmd->state = VKPPU_CMD_RECORDING;
+   /* Secondary command buffers have nothing to inherit yet: no render pass
+    * or query state lives in a command buffer. */
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_EndCommandBuffer(VkCommandBuffer commandBuffer)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   drv_pushbuf_close_segment(&cmd->pb);
+   if (cmd->pb.error != DRV_SUCCESS) {
+      /* Recording ran out of memory somewhere (vkCmd* cannot report it):
+       * the command buffer is invalid (vkEndCommandBuffer). */
+      cmd->state = VKPPU_CMD_INVALID;
+      return vkppu_result_from_drv(cmd->pb.error);
+   }
+   cmd->state = VKPPU_CMD_EXECUTABLE;
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_ResetCommandBuffer(VkCommandBuffer commandBuffer,
+                                                        VkCommandBufferResetFlags flags)
+{
+   (void)flags; /* chunks go back to the pool either way, where they are reused */
+   vkppu_command_buffer_reset(vkppu_command_buffer_from_handle(commandBuffer));
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdExecuteCommands(VkCommandBuffer commandBuffer,
+                                                    uint32_t commandBufferCount,
+                                                    const VkCommandBuffer *pCommandBuffers)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, primary, commandBuffer);
+   /* By reference: the secondaries' segments run from where they were
+    * recorded. Re-recording or freeing a secondary invalidates the primary
+    * (vkCmdExecuteCommands), so the memory stays valid while it matters. */
+   for (uint32_t i = 0; i < commandBufferCount; i++) {
+      const struct vkppu_command_buffer *secondary =
+          vkppu_command_buffer_from_handle(pCommandBuffers[i]);
+      drv_pushbuf_append_segments(&primary->pb, secondary->pb.segments,
+                                  secondary->pb.segment_count);
+   }
+}

@@ -1,0 +1,226 @@
+/* See device_features.h.
+ *
+ * Feature structs all have the same shape: sType, pNext, then only VkBool32
+ * members (VkPhysicalDeviceFeatures2 embeds VkPhysicalDeviceFeatures, also
+ * only VkBool32). So one routine checks them all: it asks the physical device
+ * for the same struct type and compares member by member. Structs this table
+ * does not know are not features of any extension we expose; the validation
+ * layer reports them, and the driver ignores them as the spec requires for
+ * unknown pNext structs. */
+#include "device_features.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vkppu_entrypoints.h"
+
+struct feature_struct {
+   VkStructureType type;
+   size_t end; /* offset just past the last VkBool32 (sizeof would count padding) */
+   const char *name;
+};
+
+#define FEATURE(T, last, S)                                                                        \
+   {                                                                                               \
+      S, offsetof(T, last) + sizeof(((T *)0)->last), #T                                            \
+   }
+static const struct feature_struct feature_structs[] = {
+    FEATURE(VkPhysicalDeviceFeatures2, features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2),
+    FEATURE(VkPhysicalDeviceVulkan11Features, shaderDrawParameters,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES),
+    FEATURE(VkPhysicalDeviceVulkan12Features, subgroupBroadcastDynamicId,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES),
+    FEATURE(VkPhysicalDeviceVulkan13Features, maintenance4,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES),
+    FEATURE(VkPhysicalDevicePrivateDataFeatures, privateData,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES),
+    FEATURE(VkPhysicalDeviceVariablePointersFeatures, variablePointers,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES),
+    FEATURE(VkPhysicalDeviceMultiviewFeatures, multiviewTessellationShader,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES),
+    FEATURE(VkPhysicalDevice16BitStorageFeatures, storageInputOutput16,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES),
+    FEATURE(VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures, shaderSubgroupExtendedTypes,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES),
+    FEATURE(VkPhysicalDeviceSamplerYcbcrConversionFeatures, samplerYcbcrConversion,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES),
+    FEATURE(VkPhysicalDeviceProtectedMemoryFeatures, protectedMemory,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES),
+    FEATURE(VkPhysicalDeviceInlineUniformBlockFeatures,
+            descriptorBindingInlineUniformBlockUpdateAfterBind,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES),
+    FEATURE(VkPhysicalDeviceMaintenance4Features, maintenance4,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES),
+    FEATURE(VkPhysicalDeviceShaderDrawParametersFeatures, shaderDrawParameters,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES),
+    FEATURE(VkPhysicalDeviceShaderFloat16Int8Features, shaderInt8,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES),
+    FEATURE(VkPhysicalDeviceHostQueryResetFeatures, hostQueryReset,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES),
+    FEATURE(VkPhysicalDeviceDescriptorIndexingFeatures, runtimeDescriptorArray,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES),
+    FEATURE(VkPhysicalDeviceTimelineSemaphoreFeatures, timelineSemaphore,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES),
+    FEATURE(VkPhysicalDevice8BitStorageFeatures, storagePushConstant8,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES),
+    FEATURE(VkPhysicalDeviceVulkanMemoryModelFeatures,
+            vulkanMemoryModelAvailabilityVisibilityChains,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES),
+    FEATURE(VkPhysicalDeviceShaderAtomicInt64Features, shaderSharedInt64Atomics,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES),
+    FEATURE(VkPhysicalDeviceScalarBlockLayoutFeatures, scalarBlockLayout,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES),
+    FEATURE(VkPhysicalDeviceUniformBufferStandardLayoutFeatures, uniformBufferStandardLayout,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES),
+    FEATURE(VkPhysicalDeviceBufferDeviceAddressFeatures, bufferDeviceAddressMultiDevice,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES),
+    FEATURE(VkPhysicalDeviceImagelessFramebufferFeatures, imagelessFramebuffer,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES),
+    FEATURE(VkPhysicalDeviceTextureCompressionASTCHDRFeatures, textureCompressionASTC_HDR,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXTURE_COMPRESSION_ASTC_HDR_FEATURES),
+    FEATURE(VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures, separateDepthStencilLayouts,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES),
+    FEATURE(VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures, shaderDemoteToHelperInvocation,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES),
+    FEATURE(VkPhysicalDeviceSubgroupSizeControlFeatures, computeFullSubgroups,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES),
+    FEATURE(VkPhysicalDevicePipelineCreationCacheControlFeatures, pipelineCreationCacheControl,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES),
+    FEATURE(VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures,
+            shaderZeroInitializeWorkgroupMemory,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES),
+    FEATURE(VkPhysicalDeviceImageRobustnessFeatures, robustImageAccess,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES),
+    FEATURE(VkPhysicalDeviceShaderTerminateInvocationFeatures, shaderTerminateInvocation,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES),
+    FEATURE(VkPhysicalDeviceSynchronization2Features, synchronization2,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES),
+    FEATURE(VkPhysicalDeviceShaderIntegerDotProductFeatures, shaderIntegerDotProduct,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES),
+    FEATURE(VkPhysicalDeviceDynamicRenderingFeatures, dynamicRendering,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES),
+};
+#undef FEATURE
+
+/* Header of every feature struct: the VkBool32 members start after it. */
+#define FEATURE_HEADER_SIZE sizeof(VkBaseOutStructure)
+#define MAX_FEATURE_STRUCT_SIZE 512
+
+static const struct feature_struct *find_feature_struct(VkStructureType type)
+{
+   for (size_t i = 0; i < sizeof(feature_structs) / sizeof(feature_structs[0]); i++) {
+      if (feature_structs[i].type == type)
+         return &feature_structs[i];
+   }
+   return NULL;
+}
+
+/* Index of the first member that is requested but not supported, or -1. */
+static int first_unsupported(const VkBool32 *requested, const VkBool32 *supported, size_t count)
+{
+   for (size_t i = 0; i < count; i++) {
+      if (requested[i] && !supported[i])
+         return (int)i;
+   }
+   return -1;
+}
+
+static VkResult check_core(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures *requested,
+                           char *what, size_t what_size)
+{
+   VkPhysicalDeviceFeatures supported;
+   memset(&supported, 0, sizeof(supported));
+   vkppu_GetPhysicalDeviceFeatures(pd, &supported);
+   int bad = first_unsupported((const VkBool32 *)requested, (const VkBool32 *)&supported,
+                               sizeof(supported) / sizeof(VkBool32));
+   if (bad < 0)
+      return VK_SUCCESS;
+   snprintf(what, what_size, "VkPhysicalDeviceFeatures member %d", bad);
+   return VK_ERROR_FEATURE_NOT_PRESENT;
+}
+
+/* Records the beyond-1.0 features the driver acts on. */
+static void note_enabled(const VkBaseInStructure *s, struct vkppu_enabled_features *out)
+{
+   switch (s->sType) {
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+      const VkPhysicalDeviceVulkan12Features *f = (const void *)s;
+      out->timeline_semaphore |= f->timelineSemaphore;
+      out->buffer_device_address |= f->bufferDeviceAddress;
+      out->host_query_reset |= f->hostQueryReset;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+      const VkPhysicalDeviceVulkan13Features *f = (const void *)s;
+      out->synchronization2 |= f->synchronization2;
+      out->private_data |= f->privateData;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+      out->timeline_semaphore |=
+          ((const VkPhysicalDeviceTimelineSemaphoreFeatures *)(const void *)s)->timelineSemaphore;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+      out->synchronization2 |=
+          ((const VkPhysicalDeviceSynchronization2Features *)(const void *)s)->synchronization2;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
+      out->private_data |=
+          ((const VkPhysicalDevicePrivateDataFeatures *)(const void *)s)->privateData;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
+      out->buffer_device_address |=
+          ((const VkPhysicalDeviceBufferDeviceAddressFeatures *)(const void *)s)
+              ->bufferDeviceAddress;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+      out->host_query_reset |=
+          ((const VkPhysicalDeviceHostQueryResetFeatures *)(const void *)s)->hostQueryReset;
+      break;
+   default:
+      break;
+   }
+}
+
+VkResult vkppu_check_device_features(VkPhysicalDevice pd, const VkDeviceCreateInfo *info,
+                                     struct vkppu_enabled_features *out, char *what,
+                                     size_t what_size)
+{
+   memset(out, 0, sizeof(*out));
+   if (info->pEnabledFeatures) {
+      VkResult r = check_core(pd, info->pEnabledFeatures, what, what_size);
+      if (r != VK_SUCCESS)
+         return r;
+      out->core = *info->pEnabledFeatures;
+   }
+   for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+      const struct feature_struct *fs = find_feature_struct(s->sType);
+      if (!fs)
+         continue;
+      _Alignas(8) unsigned char supported[MAX_FEATURE_STRUCT_SIZE];
+      memset(supported, 0, sizeof(supported));
+      VkBaseOutStructure *sup = (VkBaseOutStructure *)(void *)supported;
+      sup->sType = s->sType;
+      if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2) {
+         vkppu_GetPhysicalDeviceFeatures2(pd, (VkPhysicalDeviceFeatures2 *)(void *)supported);
+         out->core = ((const VkPhysicalDeviceFeatures2 *)(const void *)s)->features;
+      } else {
+         VkPhysicalDeviceFeatures2 query = {
+             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+             .pNext = supported,
+         };
+         vkppu_GetPhysicalDeviceFeatures2(pd, &query);
+      }
+      size_t count = (fs->end - FEATURE_HEADER_SIZE) / sizeof(VkBool32);
+      int bad = first_unsupported(
+          (const VkBool32 *)(const void *)((const char *)s + FEATURE_HEADER_SIZE),
+          (const VkBool32 *)(const void *)(supported + FEATURE_HEADER_SIZE), count);
+      if (bad >= 0) {
+         snprintf(what, what_size, "%s member %d", fs->name, bad);
+         return VK_ERROR_FEATURE_NOT_PRESENT;
+      }
+      note_enabled(s, out);
+   }
+   return VK_SUCCESS;
+}

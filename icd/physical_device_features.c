@@ -1,0 +1,130 @@
+/* vkGetPhysicalDeviceFeatures(2): what the device can do today.
+ *
+ * Nothing shader-side runs yet, so every VkPhysicalDeviceFeatures member is
+ * VK_FALSE (not even robustBufferAccess, which would promise bounds-checked
+ * shader accesses). Of the later features, only those the driver implements
+ * on the host and the command processor are VK_TRUE: timelineSemaphore,
+ * synchronization2, privateData, bufferDeviceAddress (without capture/replay
+ * or multi-device) and hostQueryReset. They reach a 1.0 device through
+ * VK_KHR_timeline_semaphore, VK_KHR_synchronization2, VK_EXT_private_data,
+ * VK_KHR_buffer_device_address and VK_EXT_host_query_reset. */
+#include <string.h>
+
+#include "vkppu_physical_device.h"
+
+VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
+                                                           VkPhysicalDeviceFeatures *pFeatures)
+{
+   (void)physicalDevice;
+   memset(pFeatures, 0, sizeof(*pFeatures));
+}
+
+/* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions
+ * bring, which were promoted with the same sType). Each is sType, pNext and
+ * then only VkBool32 members, so "all false" is zeroing what follows pNext. */
+#define VKPPU_FEATURE_STRUCTS(X)                                                                   \
+   X(VULKAN_1_1_FEATURES, VkPhysicalDeviceVulkan11Features)                                        \
+   X(VULKAN_1_2_FEATURES, VkPhysicalDeviceVulkan12Features)                                        \
+   X(VULKAN_1_3_FEATURES, VkPhysicalDeviceVulkan13Features)                                        \
+   X(16BIT_STORAGE_FEATURES, VkPhysicalDevice16BitStorageFeatures)                                 \
+   X(MULTIVIEW_FEATURES, VkPhysicalDeviceMultiviewFeatures)                                        \
+   X(VARIABLE_POINTERS_FEATURES, VkPhysicalDeviceVariablePointersFeatures)                         \
+   X(PROTECTED_MEMORY_FEATURES, VkPhysicalDeviceProtectedMemoryFeatures)                           \
+   X(SAMPLER_YCBCR_CONVERSION_FEATURES, VkPhysicalDeviceSamplerYcbcrConversionFeatures)            \
+   X(SHADER_DRAW_PARAMETERS_FEATURES, VkPhysicalDeviceShaderDrawParametersFeatures)                \
+   X(8BIT_STORAGE_FEATURES, VkPhysicalDevice8BitStorageFeatures)                                   \
+   X(SHADER_ATOMIC_INT64_FEATURES, VkPhysicalDeviceShaderAtomicInt64Features)                      \
+   X(SHADER_FLOAT16_INT8_FEATURES, VkPhysicalDeviceShaderFloat16Int8Features)                      \
+   X(DESCRIPTOR_INDEXING_FEATURES, VkPhysicalDeviceDescriptorIndexingFeatures)                     \
+   X(SCALAR_BLOCK_LAYOUT_FEATURES, VkPhysicalDeviceScalarBlockLayoutFeatures)                      \
+   X(VULKAN_MEMORY_MODEL_FEATURES, VkPhysicalDeviceVulkanMemoryModelFeatures)                      \
+   X(IMAGELESS_FRAMEBUFFER_FEATURES, VkPhysicalDeviceImagelessFramebufferFeatures)                 \
+   X(UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES, VkPhysicalDeviceUniformBufferStandardLayoutFeatures) \
+   X(SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES, VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures) \
+   X(SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES, VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures) \
+   X(HOST_QUERY_RESET_FEATURES, VkPhysicalDeviceHostQueryResetFeatures)                            \
+   X(TIMELINE_SEMAPHORE_FEATURES, VkPhysicalDeviceTimelineSemaphoreFeatures)                       \
+   X(BUFFER_DEVICE_ADDRESS_FEATURES, VkPhysicalDeviceBufferDeviceAddressFeatures)                  \
+   X(SHADER_TERMINATE_INVOCATION_FEATURES, VkPhysicalDeviceShaderTerminateInvocationFeatures)      \
+   X(SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES,                                                  \
+     VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures)                                       \
+   X(PRIVATE_DATA_FEATURES, VkPhysicalDevicePrivateDataFeatures)                                   \
+   X(PIPELINE_CREATION_CACHE_CONTROL_FEATURES,                                                     \
+     VkPhysicalDevicePipelineCreationCacheControlFeatures)                                         \
+   X(SYNCHRONIZATION_2_FEATURES, VkPhysicalDeviceSynchronization2Features)                         \
+   X(ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES,                                                    \
+     VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures)                                        \
+   X(IMAGE_ROBUSTNESS_FEATURES, VkPhysicalDeviceImageRobustnessFeatures)                           \
+   X(SUBGROUP_SIZE_CONTROL_FEATURES, VkPhysicalDeviceSubgroupSizeControlFeatures)                  \
+   X(INLINE_UNIFORM_BLOCK_FEATURES, VkPhysicalDeviceInlineUniformBlockFeatures)                    \
+   X(TEXTURE_COMPRESSION_ASTC_HDR_FEATURES, VkPhysicalDeviceTextureCompressionASTCHDRFeatures)     \
+   X(DYNAMIC_RENDERING_FEATURES, VkPhysicalDeviceDynamicRenderingFeatures)                         \
+   X(SHADER_INTEGER_DOT_PRODUCT_FEATURES, VkPhysicalDeviceShaderIntegerDotProductFeatures)         \
+   X(MAINTENANCE_4_FEATURES, VkPhysicalDeviceMaintenance4Features)
+
+/* Size of the feature struct with this sType, 0 if it is not one we know. */
+static size_t feature_struct_size(VkStructureType type)
+{
+   switch (type) {
+#define VKPPU_FEATURE_SIZE_CASE(suffix, T)                                                         \
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_##suffix:                                                \
+      return sizeof(T);
+      VKPPU_FEATURE_STRUCTS(VKPPU_FEATURE_SIZE_CASE)
+#undef VKPPU_FEATURE_SIZE_CASE
+   default:
+      return 0;
+   }
+}
+
+/* Sets the members of one chained struct that are VK_TRUE on this device. */
+static void set_supported_features(VkBaseOutStructure *s)
+{
+   switch (s->sType) {
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+      VkPhysicalDeviceVulkan12Features *f = (void *)s;
+      f->hostQueryReset = VK_TRUE;
+      f->timelineSemaphore = VK_TRUE;
+      f->bufferDeviceAddress = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+      VkPhysicalDeviceVulkan13Features *f = (void *)s;
+      f->privateData = VK_TRUE;
+      f->synchronization2 = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+      ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+      ((VkPhysicalDeviceTimelineSemaphoreFeatures *)s)->timelineSemaphore = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
+      /* Addresses are fixed per allocation but not replayable across runs,
+       * and there is one device: captureReplay and multiDevice stay false. */
+      ((VkPhysicalDeviceBufferDeviceAddressFeatures *)s)->bufferDeviceAddress = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
+      ((VkPhysicalDevicePrivateDataFeatures *)s)->privateData = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+      ((VkPhysicalDeviceSynchronization2Features *)s)->synchronization2 = VK_TRUE;
+      break;
+   default:
+      break;
+   }
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
+                                                            VkPhysicalDeviceFeatures2 *pFeatures)
+{
+   vkppu_GetPhysicalDeviceFeatures(physicalDevice, &pFeatures->features);
+   for (VkBaseOutStructure *s = pFeatures->pNext; s != NULL; s = s->pNext) {
+      size_t size = feature_struct_size(s->sType);
+      /* Unknown structs are left as they are (spec: ignored). */
+      if (size == 0)
+         continue;
+      memset((char *)s + sizeof(VkBaseOutStructure), 0, size - sizeof(VkBaseOutStructure));
+      set_supported_features(s);
+   }
+}

@@ -1,0 +1,399 @@
+/* vkGetPhysicalDeviceProperties(2): limits of the modeled PPU and every
+ * properties struct an application may chain.
+ *
+ * Limits are the chip's design values and meet the spec's "Required Limits"
+ * table (minimum/maximum noted where a value sits at the bound). Where a
+ * limit belongs to a feature the device does not report yet (tessellation,
+ * geometry, wide lines, multiple viewports, ...), it has the value the spec
+ * requires when that feature is absent. */
+#include <stddef.h>
+#include <string.h>
+
+#include "vkppu_physical_device.h"
+
+/* Largest single allocation and buffer: 4 GiB, within heap 0 (6 GiB). */
+#define VKPPU_MAX_ALLOCATION_SIZE (4ull << 30)
+/* Threads per SM warp: the subgroup size. */
+#define VKPPU_SUBGROUP_SIZE 32u
+#define VKPPU_MAX_COMPUTE_INVOCATIONS 1024u
+
+/* Not a registered VkDriverId: registered values (1..26 in vk.xml 1.3.239)
+ * each name another vendor's driver, and tools and tests key behaviour off
+ * them, so borrowing one would be a lie with consequences. 0x5050 ("PP") is
+ * far beyond the sequentially assigned values, so it cannot collide with a
+ * registration for years; register a real one before vkppu ships. */
+#define VKPPU_DRIVER_ID ((VkDriverId)0x5050)
+
+static const VkPhysicalDeviceLimits vkppu_limits = {
+    .maxImageDimension1D = 16384,
+    .maxImageDimension2D = 16384,
+    .maxImageDimension3D = 2048,
+    .maxImageDimensionCube = 16384,
+    .maxImageArrayLayers = 2048,
+    .maxTexelBufferElements = 1u << 27,
+    .maxUniformBufferRange = 65536,
+    .maxStorageBufferRange = 1u << 30,
+    .maxPushConstantsSize = 256,
+    .maxMemoryAllocationCount = 65536,
+    .maxSamplerAllocationCount = 4000,
+    .bufferImageGranularity = 1, /* the MMU has no linear/optimal split */
+    .sparseAddressSpaceSize = 0, /* sparseBinding is not supported */
+    .maxBoundDescriptorSets = 8,
+    .maxPerStageDescriptorSamplers = 16,
+    .maxPerStageDescriptorUniformBuffers = 15,
+    .maxPerStageDescriptorStorageBuffers = 16,
+    .maxPerStageDescriptorSampledImages = 128,
+    .maxPerStageDescriptorStorageImages = 8,
+    .maxPerStageDescriptorInputAttachments = 8,
+    .maxPerStageResources = 256,
+    .maxDescriptorSetSamplers = 96,
+    .maxDescriptorSetUniformBuffers = 90,
+    .maxDescriptorSetUniformBuffersDynamic = 8,
+    .maxDescriptorSetStorageBuffers = 96,
+    .maxDescriptorSetStorageBuffersDynamic = 8,
+    .maxDescriptorSetSampledImages = 768,
+    .maxDescriptorSetStorageImages = 48,
+    .maxDescriptorSetInputAttachments = 8,
+    .maxVertexInputAttributes = 32,
+    .maxVertexInputBindings = 32,
+    .maxVertexInputAttributeOffset = 2047,
+    .maxVertexInputBindingStride = 2048,
+    .maxVertexOutputComponents = 128,
+    /* tessellationShader and geometryShader are not supported: 0. */
+    .maxFragmentInputComponents = 128,
+    .maxFragmentOutputAttachments = 8,
+    .maxFragmentDualSrcAttachments = 0, /* dualSrcBlend not supported */
+    .maxFragmentCombinedOutputResources = 16,
+    .maxComputeSharedMemorySize = 49152,
+    .maxComputeWorkGroupCount = {65535, 65535, 65535},
+    .maxComputeWorkGroupInvocations = VKPPU_MAX_COMPUTE_INVOCATIONS,
+    .maxComputeWorkGroupSize = {1024, 1024, 64},
+    .subPixelPrecisionBits = 8,
+    .subTexelPrecisionBits = 8,
+    .mipmapPrecisionBits = 8,
+    .maxDrawIndexedIndexValue = (1u << 24) - 1, /* fullDrawIndexUint32 not supported */
+    .maxDrawIndirectCount = 1,                  /* multiDrawIndirect not supported */
+    .maxSamplerLodBias = 15.0f,
+    .maxSamplerAnisotropy = 1.0f, /* samplerAnisotropy not supported */
+    .maxViewports = 1,            /* multiViewport not supported */
+    .maxViewportDimensions = {16384, 16384},
+    /* Spec: at least [-2 * max dimension, 2 * max dimension - 1]. */
+    .viewportBoundsRange = {-32768.0f, 32767.0f},
+    .viewportSubPixelBits = 8,
+    .minMemoryMapAlignment = 4096, /* maps are whole BAR pages */
+    .minTexelBufferOffsetAlignment = 16,
+    .minUniformBufferOffsetAlignment = 64,
+    .minStorageBufferOffsetAlignment = 16,
+    .minTexelOffset = -8,
+    .maxTexelOffset = 7,
+    .minTexelGatherOffset = -8,
+    .maxTexelGatherOffset = 7,
+    .minInterpolationOffset = -0.5f,
+    /* Spec: at least 0.5 - 2^-subPixelInterpolationOffsetBits. */
+    .maxInterpolationOffset = 0.4375f,
+    .subPixelInterpolationOffsetBits = 4,
+    .maxFramebufferWidth = 16384,
+    .maxFramebufferHeight = 16384,
+    .maxFramebufferLayers = 2048,
+    /* 1 and 4 samples: the required minimum. */
+    .framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .maxColorAttachments = 8,
+    .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+    .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+    .maxSampleMaskWords = 1,
+    /* Every engine stamps PTIMER, which counts nanoseconds. */
+    .timestampComputeAndGraphics = VK_TRUE,
+    .timestampPeriod = 1.0f,
+    .maxClipDistances = 0, /* shaderClipDistance not supported */
+    .maxCullDistances = 0, /* shaderCullDistance not supported */
+    .maxCombinedClipAndCullDistances = 0,
+    .discreteQueuePriorities = 2,
+    .pointSizeRange = {1.0f, 1.0f}, /* largePoints not supported */
+    .lineWidthRange = {1.0f, 1.0f}, /* wideLines not supported */
+    .pointSizeGranularity = 0.0f,
+    .lineWidthGranularity = 0.0f,
+    .strictLines = VK_FALSE,
+    .standardSampleLocations = VK_TRUE,
+    .optimalBufferCopyOffsetAlignment = 64,
+    .optimalBufferCopyRowPitchAlignment = 64,
+    .nonCoherentAtomSize = 64,
+};
+
+void vkppu_physical_device_get_properties(const struct vkppu_physical_device *pd,
+                                          VkPhysicalDeviceProperties *out)
+{
+   memset(out, 0, sizeof(*out));
+   out->apiVersion = VKPPU_DEVICE_API_VERSION;
+   out->driverVersion = VKPPU_DRIVER_VERSION;
+   out->vendorID = VKPPU_VENDOR_ID;
+   out->deviceID = VKPPU_DEVICE_ID;
+   /* The model runs on the host's processors. */
+   out->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+   snprintf(out->deviceName, sizeof(out->deviceName), "%s", pd->name);
+   memcpy(out->pipelineCacheUUID, pd->pipeline_cache_uuid, VK_UUID_SIZE);
+   out->limits = vkppu_limits;
+   /* sparseProperties: all VK_FALSE, sparse resources are not supported. */
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceProperties(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties *pProperties)
+{
+   VKPPU_FROM_HANDLE(vkppu_physical_device, pd, physicalDevice);
+   vkppu_physical_device_get_properties(pd, pProperties);
+}
+
+/* The Vulkan 1.1/1.2/1.3 property blocks; the per-feature structs of the
+ * chain copy their fields from these so the two views never disagree. */
+static void vulkan11_properties(const struct vkppu_physical_device *pd,
+                                VkPhysicalDeviceVulkan11Properties *p)
+{
+   memset(p, 0, sizeof(*p));
+   memcpy(p->deviceUUID, pd->device_uuid, VK_UUID_SIZE);
+   memcpy(p->driverUUID, pd->driver_uuid, VK_UUID_SIZE);
+   p->deviceLUIDValid = VK_FALSE; /* LUIDs are a Windows (D3D12) notion */
+   p->subgroupSize = VKPPU_SUBGROUP_SIZE;
+   /* The spec's floor for these two: compute stage, basic operations. */
+   p->subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+   p->subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
+   p->subgroupQuadOperationsInAllStages = VK_FALSE;
+   p->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+   p->maxMultiviewViewCount = 6;
+   p->maxMultiviewInstanceIndex = (1u << 27) - 1;
+   p->protectedNoFault = VK_FALSE;
+   p->maxPerSetDescriptors = 1024;
+   p->maxMemoryAllocationSize = VKPPU_MAX_ALLOCATION_SIZE;
+}
+
+static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
+{
+   memset(p, 0, sizeof(*p));
+   p->driverID = VKPPU_DRIVER_ID;
+   snprintf(p->driverName, sizeof(p->driverName), "vkppu");
+   snprintf(p->driverInfo, sizeof(p->driverInfo),
+            "vkppu " VKPPU_DRIVER_VERSION_STRING " (PPU software model)");
+   /* Not conformant: no conformance run has passed. */
+   p->conformanceVersion = (VkConformanceVersion){0, 0, 0, 0};
+   p->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+   p->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+   /* Shader float controls, descriptor indexing, depth/stencil resolve and
+    * min/max filtering are not supported: all zero/false. */
+   p->supportedDepthResolveModes = VK_RESOLVE_MODE_NONE;
+   p->supportedStencilResolveModes = VK_RESOLVE_MODE_NONE;
+   /* Timeline values live in 64-bit semaphore memory the chip compares
+    * directly, so any difference between pending values works. */
+   p->maxTimelineSemaphoreValueDifference = UINT64_MAX;
+   p->framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+}
+
+static void vulkan13_properties(VkPhysicalDeviceVulkan13Properties *p)
+{
+   memset(p, 0, sizeof(*p));
+   p->minSubgroupSize = VKPPU_SUBGROUP_SIZE;
+   p->maxSubgroupSize = VKPPU_SUBGROUP_SIZE;
+   p->maxComputeWorkgroupSubgroups = VKPPU_MAX_COMPUTE_INVOCATIONS / VKPPU_SUBGROUP_SIZE;
+   p->requiredSubgroupSizeStages = 0; /* subgroupSizeControl not supported */
+   /* inlineUniformBlock not supported: its limits are 0. Integer dot
+    * product: none accelerated. */
+   p->storageTexelBufferOffsetAlignmentBytes = vkppu_limits.minTexelBufferOffsetAlignment;
+   p->storageTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+   p->uniformTexelBufferOffsetAlignmentBytes = vkppu_limits.minTexelBufferOffsetAlignment;
+   p->uniformTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
+   p->maxBufferSize = VKPPU_MAX_ALLOCATION_SIZE;
+}
+
+/* The chained structs copied as one block below have the same field order
+ * as their part of the VulkanXYProperties block; check that the spans line
+ * up (same length from first to last field). */
+#define SAME_SPAN(A, B, first, last)                                                               \
+   _Static_assert(offsetof(A, last) - offsetof(A, first) ==                                        \
+                      offsetof(B, last) - offsetof(B, first),                                      \
+                  #B " lines up with " #A)
+SAME_SPAN(VkPhysicalDeviceVulkan12Properties, VkPhysicalDeviceFloatControlsProperties,
+          shaderSignedZeroInfNanPreserveFloat16, shaderRoundingModeRTZFloat64);
+SAME_SPAN(VkPhysicalDeviceVulkan12Properties, VkPhysicalDeviceDescriptorIndexingProperties,
+          maxUpdateAfterBindDescriptorsInAllPools, maxDescriptorSetUpdateAfterBindInputAttachments);
+SAME_SPAN(VkPhysicalDeviceVulkan13Properties, VkPhysicalDeviceShaderIntegerDotProductProperties,
+          integerDotProduct8BitUnsignedAccelerated,
+          integerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated);
+
+/* Copies fields first..last (inclusive) between structs checked above. */
+#define COPY_SPAN(dst, src, first, last)                                                           \
+   memcpy(&(dst)->first, &(src)->first,                                                            \
+          (size_t)((char *)&(dst)->last - (char *)&(dst)->first) + sizeof((dst)->last))
+
+/* Copies a filled struct into the caller's, keeping the caller's sType and
+ * pNext (the chain links). */
+#define FILL_KEEPING_HEADER(dst, value)                                                            \
+   do {                                                                                            \
+      void *next_ = (dst)->pNext;                                                                  \
+      VkStructureType type_ = (dst)->sType;                                                        \
+      *(dst) = (value);                                                                            \
+      (dst)->pNext = next_;                                                                        \
+      (dst)->sType = type_;                                                                        \
+   } while (0)
+
+/* One properties struct of a Properties2 chain. Unknown sTypes are left
+ * alone, as the spec says implementations do with structs they do not
+ * support. */
+static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBaseOutStructure *s,
+                                    const VkPhysicalDeviceVulkan11Properties *v11,
+                                    const VkPhysicalDeviceVulkan12Properties *v12,
+                                    const VkPhysicalDeviceVulkan13Properties *v13)
+{
+   (void)pd;
+   switch (s->sType) {
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES:
+      FILL_KEEPING_HEADER((VkPhysicalDeviceVulkan11Properties *)s, *v11);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES:
+      FILL_KEEPING_HEADER((VkPhysicalDeviceVulkan12Properties *)s, *v12);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES:
+      FILL_KEEPING_HEADER((VkPhysicalDeviceVulkan13Properties *)s, *v13);
+      break;
+
+   /* Vulkan 1.1 */
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
+      VkPhysicalDeviceIDProperties *p = (void *)s;
+      memcpy(p->deviceUUID, v11->deviceUUID, VK_UUID_SIZE);
+      memcpy(p->driverUUID, v11->driverUUID, VK_UUID_SIZE);
+      memcpy(p->deviceLUID, v11->deviceLUID, VK_LUID_SIZE);
+      p->deviceNodeMask = v11->deviceNodeMask;
+      p->deviceLUIDValid = v11->deviceLUIDValid;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
+      VkPhysicalDeviceSubgroupProperties *p = (void *)s;
+      p->subgroupSize = v11->subgroupSize;
+      p->supportedStages = v11->subgroupSupportedStages;
+      p->supportedOperations = v11->subgroupSupportedOperations;
+      p->quadOperationsInAllStages = v11->subgroupQuadOperationsInAllStages;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
+      ((VkPhysicalDevicePointClippingProperties *)s)->pointClippingBehavior =
+          v11->pointClippingBehavior;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES: {
+      VkPhysicalDeviceMultiviewProperties *p = (void *)s;
+      p->maxMultiviewViewCount = v11->maxMultiviewViewCount;
+      p->maxMultiviewInstanceIndex = v11->maxMultiviewInstanceIndex;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
+      ((VkPhysicalDeviceProtectedMemoryProperties *)s)->protectedNoFault = v11->protectedNoFault;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES: {
+      VkPhysicalDeviceMaintenance3Properties *p = (void *)s;
+      p->maxPerSetDescriptors = v11->maxPerSetDescriptors;
+      p->maxMemoryAllocationSize = v11->maxMemoryAllocationSize;
+      break;
+   }
+
+   /* Vulkan 1.2 */
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES: {
+      VkPhysicalDeviceDriverProperties *p = (void *)s;
+      p->driverID = v12->driverID;
+      memcpy(p->driverName, v12->driverName, sizeof(p->driverName));
+      memcpy(p->driverInfo, v12->driverInfo, sizeof(p->driverInfo));
+      p->conformanceVersion = v12->conformanceVersion;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES: {
+      VkPhysicalDeviceFloatControlsProperties *p = (void *)s;
+      p->denormBehaviorIndependence = v12->denormBehaviorIndependence;
+      p->roundingModeIndependence = v12->roundingModeIndependence;
+      COPY_SPAN(p, v12, shaderSignedZeroInfNanPreserveFloat16, shaderRoundingModeRTZFloat64);
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_PROPERTIES: {
+      VkPhysicalDeviceDescriptorIndexingProperties *p = (void *)s;
+      COPY_SPAN(p, v12, maxUpdateAfterBindDescriptorsInAllPools,
+                maxDescriptorSetUpdateAfterBindInputAttachments);
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES: {
+      VkPhysicalDeviceDepthStencilResolveProperties *p = (void *)s;
+      p->supportedDepthResolveModes = v12->supportedDepthResolveModes;
+      p->supportedStencilResolveModes = v12->supportedStencilResolveModes;
+      p->independentResolveNone = v12->independentResolveNone;
+      p->independentResolve = v12->independentResolve;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_FILTER_MINMAX_PROPERTIES: {
+      VkPhysicalDeviceSamplerFilterMinmaxProperties *p = (void *)s;
+      p->filterMinmaxSingleComponentFormats = v12->filterMinmaxSingleComponentFormats;
+      p->filterMinmaxImageComponentMapping = v12->filterMinmaxImageComponentMapping;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
+      ((VkPhysicalDeviceTimelineSemaphoreProperties *)s)->maxTimelineSemaphoreValueDifference =
+          v12->maxTimelineSemaphoreValueDifference;
+      break;
+
+   /* Vulkan 1.3 */
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES: {
+      VkPhysicalDeviceSubgroupSizeControlProperties *p = (void *)s;
+      p->minSubgroupSize = v13->minSubgroupSize;
+      p->maxSubgroupSize = v13->maxSubgroupSize;
+      p->maxComputeWorkgroupSubgroups = v13->maxComputeWorkgroupSubgroups;
+      p->requiredSubgroupSizeStages = v13->requiredSubgroupSizeStages;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_PROPERTIES: {
+      VkPhysicalDeviceInlineUniformBlockProperties *p = (void *)s;
+      p->maxInlineUniformBlockSize = v13->maxInlineUniformBlockSize;
+      p->maxPerStageDescriptorInlineUniformBlocks = v13->maxPerStageDescriptorInlineUniformBlocks;
+      p->maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks =
+          v13->maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks;
+      p->maxDescriptorSetInlineUniformBlocks = v13->maxDescriptorSetInlineUniformBlocks;
+      p->maxDescriptorSetUpdateAfterBindInlineUniformBlocks =
+          v13->maxDescriptorSetUpdateAfterBindInlineUniformBlocks;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES: {
+      VkPhysicalDeviceShaderIntegerDotProductProperties *p = (void *)s;
+      COPY_SPAN(p, v13, integerDotProduct8BitUnsignedAccelerated,
+                integerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated);
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_PROPERTIES: {
+      VkPhysicalDeviceTexelBufferAlignmentProperties *p = (void *)s;
+      p->storageTexelBufferOffsetAlignmentBytes = v13->storageTexelBufferOffsetAlignmentBytes;
+      p->storageTexelBufferOffsetSingleTexelAlignment =
+          v13->storageTexelBufferOffsetSingleTexelAlignment;
+      p->uniformTexelBufferOffsetAlignmentBytes = v13->uniformTexelBufferOffsetAlignmentBytes;
+      p->uniformTexelBufferOffsetSingleTexelAlignment =
+          v13->uniformTexelBufferOffsetSingleTexelAlignment;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES:
+      ((VkPhysicalDeviceMaintenance4Properties *)s)->maxBufferSize = v13->maxBufferSize;
+      break;
+
+   default:
+      break;
+   }
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceProperties2(
+    VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2 *pProperties)
+{
+   VKPPU_FROM_HANDLE(vkppu_physical_device, pd, physicalDevice);
+   vkppu_physical_device_get_properties(pd, &pProperties->properties);
+
+   VkPhysicalDeviceVulkan11Properties v11;
+   VkPhysicalDeviceVulkan12Properties v12;
+   VkPhysicalDeviceVulkan13Properties v13;
+   vulkan11_properties(pd, &v11);
+   vulkan12_properties(&v12);
+   vulkan13_properties(&v13);
+   for (VkBaseOutStructure *s = pProperties->pNext; s != NULL; s = s->pNext)
+      fill_chained_properties(pd, s, &v11, &v12, &v13);
+}
