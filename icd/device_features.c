@@ -126,6 +126,66 @@ static int first_unsupported(const VkBool32 *requested, const VkBool32 *supporte
    return -1;
 }
 
+/* Member names of VkPhysicalDeviceFeatures, in declaration order, for error
+ * messages that name the feature. */
+static const char *const core_feature_names[] = {
+    "robustBufferAccess",
+    "fullDrawIndexUint32",
+    "imageCubeArray",
+    "independentBlend",
+    "geometryShader",
+    "tessellationShader",
+    "sampleRateShading",
+    "dualSrcBlend",
+    "logicOp",
+    "multiDrawIndirect",
+    "drawIndirectFirstInstance",
+    "depthClamp",
+    "depthBiasClamp",
+    "fillModeNonSolid",
+    "depthBounds",
+    "wideLines",
+    "largePoints",
+    "alphaToOne",
+    "multiViewport",
+    "samplerAnisotropy",
+    "textureCompressionETC2",
+    "textureCompressionASTC_LDR",
+    "textureCompressionBC",
+    "occlusionQueryPrecise",
+    "pipelineStatisticsQuery",
+    "vertexPipelineStoresAndAtomics",
+    "fragmentStoresAndAtomics",
+    "shaderTessellationAndGeometryPointSize",
+    "shaderImageGatherExtended",
+    "shaderStorageImageExtendedFormats",
+    "shaderStorageImageMultisample",
+    "shaderStorageImageReadWithoutFormat",
+    "shaderStorageImageWriteWithoutFormat",
+    "shaderUniformBufferArrayDynamicIndexing",
+    "shaderSampledImageArrayDynamicIndexing",
+    "shaderStorageBufferArrayDynamicIndexing",
+    "shaderStorageImageArrayDynamicIndexing",
+    "shaderClipDistance",
+    "shaderCullDistance",
+    "shaderFloat64",
+    "shaderInt64",
+    "shaderInt16",
+    "shaderResourceResidency",
+    "shaderResourceMinLod",
+    "sparseBinding",
+    "sparseResidencyBuffer",
+    "sparseResidencyImage2D",
+    "sparseResidencyImage3D",
+    "sparseResidency2Samples",
+    "sparseResidency4Samples",
+    "sparseResidency8Samples",
+    "sparseResidency16Samples",
+    "sparseResidencyAliased",
+    "variableMultisampleRate",
+    "inheritedQueries",
+};
+
 static VkResult check_core(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures *requested,
                            char *what, size_t what_size)
 {
@@ -136,7 +196,10 @@ static VkResult check_core(VkPhysicalDevice pd, const VkPhysicalDeviceFeatures *
                                sizeof(supported) / sizeof(VkBool32));
    if (bad < 0)
       return VK_SUCCESS;
-   snprintf(what, what_size, "VkPhysicalDeviceFeatures member %d", bad);
+   _Static_assert(sizeof(core_feature_names) / sizeof(core_feature_names[0]) ==
+                      sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32),
+                  "one name per VkPhysicalDeviceFeatures member");
+   snprintf(what, what_size, "VkPhysicalDeviceFeatures::%s", core_feature_names[bad]);
    return VK_ERROR_FEATURE_NOT_PRESENT;
 }
 

@@ -1,8 +1,13 @@
 /* vkGetPhysicalDeviceFeatures(2): what the device can do today.
  *
- * Nothing shader-side runs yet, so every VkPhysicalDeviceFeatures member is
- * VK_FALSE (not even robustBufferAccess, which would promise bounds-checked
- * shader accesses). Of the later features, only those the driver implements
+ * Nothing shader-side runs yet, so every VkPhysicalDeviceFeatures member but
+ * one is VK_FALSE. robustBufferAccess is VK_TRUE because the spec requires it
+ * of every implementation (Feature Requirements), and it holds today: the
+ * only buffer accesses are the copy engine's, whose ranges the API keeps in
+ * bounds, and any address the hardware cannot translate is an MMU fault, never
+ * a host crash. The compiler must keep it true when shaders arrive: with the
+ * feature enabled, shader buffer accesses are bounds-checked. Of the later
+ * features, only those the driver implements
  * on the host and the command processor are VK_TRUE: timelineSemaphore,
  * synchronization2, privateData, bufferDeviceAddress (without capture/replay
  * or multi-device) and hostQueryReset. They reach a 1.0 device through
@@ -17,6 +22,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
 {
    (void)physicalDevice;
    memset(pFeatures, 0, sizeof(*pFeatures));
+   pFeatures->robustBufferAccess = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions

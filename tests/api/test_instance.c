@@ -222,6 +222,20 @@ TEST_CASE(features2_matches_features_and_extension_features_are_supported)
    vkt_context_destroy(&ctx);
 }
 
+/* The one core feature every Vulkan 1.0-1.3 implementation must support
+ * (spec, "Feature Requirements"). */
+TEST_CASE(robust_buffer_access_is_supported)
+{
+   struct vkt_context ctx;
+   if (!vkt_context_create(&ctx))
+      return;
+   VkPhysicalDeviceFeatures core;
+   vkGetPhysicalDeviceFeatures(ctx.physical_device, &core);
+   CHECK_MSG(core.robustBufferAccess == VK_TRUE, "robustBufferAccess is required but reported %u",
+             core.robustBufferAccess);
+   vkt_context_destroy(&ctx);
+}
+
 TEST_CASE(every_reported_feature_can_be_enabled)
 {
    struct vkt_context ctx;
@@ -268,7 +282,7 @@ TEST_CASE(memory_types_obey_spec_ordering_and_heaps)
        dl | lazy, prot,         prot | dl,
    };
    const VkMemoryPropertyFlags standard = dl | hv | hc | cached | lazy | prot;
-   bool host_coherent = false, device_local_heap = false;
+   bool host_coherent = false, device_local_heap = false, device_local_type = false;
    for (uint32_t h = 0; h < m->memoryHeapCount; h++) {
       CHECK_MSG(m->memoryHeaps[h].size > 0, "heap %u has size 0", h);
       device_local_heap |= (m->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0;
@@ -282,6 +296,7 @@ TEST_CASE(memory_types_obey_spec_ordering_and_heaps)
          ok |= flags == allowed[a];
       CHECK_MSG(ok, "type %u has a property combination the spec does not allow: 0x%x", i, flags);
       host_coherent |= (flags & (hv | hc)) == (hv | hc);
+      device_local_type |= (flags & dl) != 0;
       /* Ordering rule: a type whose flags are a strict subset of a later
        * type's flags must come first, so no later type may be a strict
        * subset of this one. */
@@ -293,6 +308,7 @@ TEST_CASE(memory_types_obey_spec_ordering_and_heaps)
    }
    CHECK_MSG(host_coherent, "no HOST_VISIBLE|HOST_COHERENT memory type");
    CHECK_MSG(device_local_heap, "no DEVICE_LOCAL heap");
+   CHECK_MSG(device_local_type, "no DEVICE_LOCAL memory type");
    vkt_context_destroy(&ctx);
 }
 

@@ -17,7 +17,7 @@ void test_register(const char *name, test_fn fn);
 /* Runs the cases whose name contains filter (all when NULL or argv has none). */
 int test_run_all(int argc, char **argv);
 void test_fail(const char *file, int line, const char *fmt, ...)
-   __attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 bool test_current_failed(void);
 
 #define TEST_CASE(name)                                                                            \
