@@ -22,8 +22,8 @@ struct ppu_channel;
 
 /* Chip configuration. Grows with the model (timing, caches, SMs...). */
 struct ppu_gpu_config {
-   uint64_t vram_size;        /* bytes of VRAM, multiple of PPU_PAGE_SIZE */
-   uint32_t max_channels;     /* channels the host interface serves */
+   uint64_t vram_size;    /* bytes of VRAM, multiple of PPU_PAGE_SIZE */
+   uint32_t max_channels; /* channels the host interface serves */
 };
 
 void ppu_gpu_config_default(struct ppu_gpu_config *cfg);

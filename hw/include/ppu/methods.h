@@ -43,10 +43,10 @@ enum ppu_mthd_type {
 
 /* Subchannels are bound to engines at fixed numbers (no run-time binding). */
 enum ppu_subchannel {
-   PPU_SUBCH_HOST = 0,    /* host interface / front end: semaphores, sync */
-   PPU_SUBCH_COMPUTE = 1, /* compute work distribution (grids) */
-   PPU_SUBCH_GRAPHICS = 2,/* primitive distribution, raster, ROP */
-   PPU_SUBCH_COPY = 3,    /* copy engine */
+   PPU_SUBCH_HOST = 0,     /* host interface / front end: semaphores, sync */
+   PPU_SUBCH_COMPUTE = 1,  /* compute work distribution (grids) */
+   PPU_SUBCH_GRAPHICS = 2, /* primitive distribution, raster, ROP */
+   PPU_SUBCH_COPY = 3,     /* copy engine */
 };
 
 /* ---------------------------------------------------------------------------
@@ -90,9 +90,9 @@ enum ppu_host_method {
    PPU_HOST_SEM_PAYLOAD_LO = 0x006,
    PPU_HOST_SEM_PAYLOAD_HI = 0x007,
    PPU_HOST_SEM_EXECUTE = 0x008,
-   PPU_HOST_WAIT_FOR_IDLE = 0x010, /* data ignored; waits until every engine of
-                                      the channel has finished earlier work */
-   PPU_HOST_TLB_INVALIDATE = 0x011,/* data ignored; drops cached translations */
+   PPU_HOST_WAIT_FOR_IDLE = 0x010,  /* data ignored; waits until every engine of
+                                       the channel has finished earlier work */
+   PPU_HOST_TLB_INVALIDATE = 0x011, /* data ignored; drops cached translations */
    PPU_HOST_METHOD_END = 0x020,
 };
 
@@ -141,9 +141,9 @@ enum ppu_copy_operation {
 };
 
 /* QUERY_FLAGS bits (their meaning matches what a query-result copy needs). */
-#define PPU_QUERY_FLAG_64BIT (1u << 0)        /* write 64-bit values, else 32-bit */
+#define PPU_QUERY_FLAG_64BIT (1u << 0)             /* write 64-bit values, else 32-bit */
 #define PPU_QUERY_FLAG_WITH_AVAILABILITY (1u << 1) /* append availability word */
-#define PPU_QUERY_FLAG_PARTIAL (1u << 2)      /* write value even if unavailable */
+#define PPU_QUERY_FLAG_PARTIAL (1u << 2)           /* write value even if unavailable */
 
 /* A query record as the hardware writes it (TIMESTAMP writes value; the
  * driver's availability release writes available = 1). 16 bytes. */
