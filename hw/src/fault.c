@@ -27,6 +27,14 @@ const char *ppu_fault_kind_name(enum ppu_fault_kind kind)
       return "BAD_METHOD_DATA";
    case PPU_FAULT_WATCHDOG:
       return "WATCHDOG";
+   case PPU_FAULT_ILLEGAL_INSTRUCTION:
+      return "ILLEGAL_INSTRUCTION";
+   case PPU_FAULT_MISALIGNED_ADDRESS:
+      return "MISALIGNED_ADDRESS";
+   case PPU_FAULT_OUT_OF_RANGE:
+      return "OUT_OF_RANGE";
+   case PPU_FAULT_SIMT_STACK:
+      return "SIMT_STACK";
    }
    return "UNKNOWN";
 }
@@ -50,6 +58,14 @@ static const char *fault_kind_meaning(enum ppu_fault_kind kind)
       return "a known method given a value it rejects";
    case PPU_FAULT_WATCHDOG:
       return "work did not finish within its budget";
+   case PPU_FAULT_ILLEGAL_INSTRUCTION:
+      return "an instruction encoding the ISA does not define";
+   case PPU_FAULT_MISALIGNED_ADDRESS:
+      return "a shader memory access not aligned to its size";
+   case PPU_FAULT_OUT_OF_RANGE:
+      return "a shared or local memory address beyond its allocation";
+   case PPU_FAULT_SIMT_STACK:
+      return "reconvergence stack overflow, underflow or a missing PBK/PCNT/CALL entry";
    }
    return "unknown fault kind";
 }
@@ -116,7 +132,8 @@ static const char *subchannel_name(uint32_t subch)
 static bool is_mmu_fault(enum ppu_fault_kind kind)
 {
    return kind == PPU_FAULT_MMU_UNMAPPED || kind == PPU_FAULT_MMU_WRITE_PROTECT ||
-          kind == PPU_FAULT_MMU_BAD_PTE;
+          kind == PPU_FAULT_MMU_BAD_PTE || kind == PPU_FAULT_MISALIGNED_ADDRESS ||
+          kind == PPU_FAULT_OUT_OF_RANGE;
 }
 
 void ppu_fault_format(const struct ppu_channel *ch, const struct ppu_fault *f, char *buf,
@@ -137,12 +154,13 @@ void ppu_fault_format(const struct ppu_channel *ch, const struct ppu_fault *f, c
             "  engine:  %s\n"
             "  kind:    %s (%s)\n"
             "  address: %s\n"
+            "  pc:      0x%010llx\n"
             "  method:  subchannel %u (%s) method 0x%03x data 0x%08x\n"
             "  gpfifo:  entry %u = 0x%016llx (segment VA 0x%010llx, %u words)\n"
             "  detail:  %s\n",
             name, ppu_engine_name(f->engine), ppu_fault_kind_name(f->kind),
-            fault_kind_meaning(f->kind), address, f->subchannel, subchannel_name(f->subchannel),
-            f->method, f->method_data, f->gp_get, (unsigned long long)entry,
-            (unsigned long long)PPU_GPFIFO_ENTRY_VA(entry), PPU_GPFIFO_ENTRY_LEN(entry),
-            f->detail[0] ? f->detail : "-");
+            fault_kind_meaning(f->kind), address, (unsigned long long)f->pc, f->subchannel,
+            subchannel_name(f->subchannel), f->method, f->method_data, f->gp_get,
+            (unsigned long long)entry, (unsigned long long)PPU_GPFIFO_ENTRY_VA(entry),
+            PPU_GPFIFO_ENTRY_LEN(entry), f->detail[0] ? f->detail : "-");
 }

@@ -14,10 +14,16 @@ void ppu_front_end_init(struct ppu_front_end *fe, struct ppu_mmu *mmu, struct pp
 {
    ppu_mmu_client_init(&fe->mmu, mmu, PPU_ENGINE_HOST);
    fe->copy = copy;
+   fe->compute = NULL;
    fe->counters = counters;
    fe->intr = intr;
    fe->timer = timer;
    fe->semaphore_writes = 0;
+}
+
+void ppu_front_end_attach_compute(struct ppu_front_end *fe, struct ppu_compute_engine *ce)
+{
+   fe->compute = ce;
 }
 
 /* The semaphore word as a host atomic. The VA is 8-byte aligned and pages
@@ -133,8 +139,10 @@ enum ppu_method_status ppu_front_end_method(struct ppu_front_end *fe, struct ppu
    case PPU_SUBCH_COPY:
       return ppu_copy_engine_method(fe->copy, &ctx->copy, ctx->pd_pa, method, data, fault);
    case PPU_SUBCH_COMPUTE:
-      ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_COMPUTE,
-                    "engine not present in this model yet");
+      if (fe->compute)
+         return ppu_compute_engine_method(fe->compute, &ctx->compute, ctx->pd_pa, method, data,
+                                          fault);
+      ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_COMPUTE, "no compute engine attached");
       return PPU_METHOD_FAULT;
    case PPU_SUBCH_GRAPHICS:
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_GRAPHICS,

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compute/compute_engine.h"
 #include "copy_engine.h"
 #include "counter_block.h"
 #include "interrupt.h"
@@ -28,11 +29,13 @@ struct ppu_method_context {
    uint64_t pd_pa; /* the channel's address space */
    struct ppu_host_context host;
    struct ppu_copy_context copy;
+   struct ppu_compute_context compute;
 };
 
 struct ppu_front_end {
    struct ppu_mmu_client mmu; /* semaphore port */
    struct ppu_copy_engine *copy;
+   struct ppu_compute_engine *compute; /* NULL until attached */
    struct ppu_counter_block *counters;
    struct ppu_interrupts *intr;
    const struct ppu_timer *timer;
@@ -44,6 +47,9 @@ struct ppu_front_end {
 void ppu_front_end_init(struct ppu_front_end *fe, struct ppu_mmu *mmu, struct ppu_copy_engine *copy,
                         struct ppu_counter_block *counters, struct ppu_interrupts *intr,
                         const struct ppu_timer *timer);
+
+/* Routes PPU_SUBCH_COMPUTE to ce. */
+void ppu_front_end_attach_compute(struct ppu_front_end *fe, struct ppu_compute_engine *ce);
 
 /* Executes one method word of channel ch (ch is only passed on to
  * interrupts). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/compute_engine.h"
 #include "copy_engine.h"
 #include "counter_block.h"
 #include "front_end.h"
@@ -30,6 +31,7 @@ struct ppu_gpu {
    struct ppu_interrupts interrupts;
    struct ppu_mmu mmu;
    struct ppu_copy_engine copy;
+   struct ppu_compute_engine compute;
    struct ppu_front_end front_end;
    struct ppu_host_interface host;
 };
@@ -70,10 +72,20 @@ struct ppu_gpu *ppu_gpu_create(const struct ppu_gpu_config *cfg, char *err, size
    ppu_copy_engine_init(&gpu->copy, &gpu->mmu, &gpu->counters);
    ppu_front_end_init(&gpu->front_end, &gpu->mmu, &gpu->copy, &gpu->counters, &gpu->interrupts,
                       &gpu->timer);
+   e = ppu_compute_engine_init(&gpu->compute, cfg, &gpu->mmu, &gpu->counters, &gpu->timer, err,
+                               err_size);
+   if (e) {
+      ppu_interrupts_finish(&gpu->interrupts);
+      ppu_vram_finish(&gpu->vram);
+      free(gpu);
+      return NULL;
+   }
+   ppu_front_end_attach_compute(&gpu->front_end, &gpu->compute);
    e = ppu_host_interface_init(&gpu->host, cfg->max_channels, &gpu->mmu, &gpu->front_end,
                                &gpu->counters, &gpu->interrupts);
    if (e) {
       set_error(err, err_size, "cannot start the model thread (error %llu)", (unsigned long long)e);
+      ppu_compute_engine_finish(&gpu->compute);
       ppu_interrupts_finish(&gpu->interrupts);
       ppu_vram_finish(&gpu->vram);
       free(gpu);
@@ -87,6 +99,7 @@ void ppu_gpu_destroy(struct ppu_gpu *gpu)
    if (!gpu)
       return;
    ppu_host_interface_finish(&gpu->host); /* stops the thread first */
+   ppu_compute_engine_finish(&gpu->compute);
    ppu_interrupts_finish(&gpu->interrupts);
    ppu_vram_finish(&gpu->vram);
    free(gpu);
@@ -131,4 +144,5 @@ void ppu_gpu_read_counters(struct ppu_gpu *gpu, uint64_t *values)
 {
    for (unsigned i = 0; i < PPU_COUNTER_COUNT; i++)
       values[i] = atomic_load_explicit(&gpu->counters.value[i], memory_order_relaxed);
+   ppu_compute_engine_add_counters(&gpu->compute, values);
 }

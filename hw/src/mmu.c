@@ -30,6 +30,7 @@ void ppu_mmu_client_init(struct ppu_mmu_client *c, struct ppu_mmu *mmu, enum ppu
    memset(c, 0, sizeof(*c));
    c->mmu = mmu;
    c->engine = engine;
+   c->counters = mmu->counters;
    c->epoch = atomic_load_explicit(&mmu->invalidate_epoch, memory_order_acquire);
 }
 
@@ -64,7 +65,7 @@ static bool mmu_walk(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, bool
                      uint64_t *leaf, struct ppu_fault *fault)
 {
    struct ppu_mmu *mmu = c->mmu;
-   ppu_counter_add(mmu->counters, PPU_COUNTER_MMU_PAGE_WALKS, 1);
+   ppu_counter_add(c->counters, PPU_COUNTER_MMU_PAGE_WALKS, 1);
    if (!ppu_mmu_directory_ok(mmu, pd_pa)) {
       ppu_fault_set_mmu(fault, PPU_FAULT_MMU_BAD_PTE, c->engine, va, write,
                         "level-0 directory PA 0x%llx is misaligned or outside VRAM",
@@ -132,10 +133,10 @@ static bool mmu_lookup(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, bo
    uint64_t vpn = va >> PPU_PAGE_SHIFT;
    struct ppu_tlb_entry *slot = &c->tlb[(vpn ^ (pd_pa >> PPU_PAGE_SHIFT)) & (PPU_TLB_ENTRIES - 1)];
    if (slot->pte && slot->vpn == vpn && slot->pd_pa == pd_pa) {
-      ppu_counter_add(mmu->counters, PPU_COUNTER_MMU_TLB_HITS, 1);
+      ppu_counter_add(c->counters, PPU_COUNTER_MMU_TLB_HITS, 1);
       *leaf = slot->pte;
    } else {
-      ppu_counter_add(mmu->counters, PPU_COUNTER_MMU_TLB_MISSES, 1);
+      ppu_counter_add(c->counters, PPU_COUNTER_MMU_TLB_MISSES, 1);
       /* Failed walks are not cached: the driver may fix the entry and
        * resubmit without invalidating. */
       if (!mmu_walk(c, pd_pa, va, write, leaf, fault))
@@ -153,7 +154,7 @@ static bool mmu_lookup(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, bo
    return true;
 fail:
    if (!probe)
-      ppu_counter_add(mmu->counters, PPU_COUNTER_MMU_FAULTS, 1);
+      ppu_counter_add(c->counters, PPU_COUNTER_MMU_FAULTS, 1);
    return false;
 }
 

@@ -45,6 +45,10 @@ struct ppu_tlb_entry {
 struct ppu_mmu_client {
    struct ppu_mmu *mmu;
    enum ppu_engine engine; /* reported in this client's faults */
+   /* Where this client counts TLB hits, misses and walks: the chip's block,
+    * or a block of the model thread it runs on (SMs run on worker threads
+    * and counter blocks have a single writer each). */
+   struct ppu_counter_block *counters;
    uint64_t epoch;
    struct ppu_tlb_entry tlb[PPU_TLB_ENTRIES]; /* pte == 0: empty */
 };

@@ -158,13 +158,18 @@ static void count_interrupt(void *user, enum ppu_interrupt kind, struct ppu_chan
 
 bool hwt_init(struct hwt *t, uint64_t vram_size)
 {
-   memset(t, 0, sizeof(*t));
    struct ppu_gpu_config cfg;
    ppu_gpu_config_default(&cfg);
    cfg.vram_size = vram_size;
    cfg.max_channels = 16;
+   return hwt_init_with(t, &cfg);
+}
+
+bool hwt_init_with(struct hwt *t, const struct ppu_gpu_config *cfg)
+{
+   memset(t, 0, sizeof(*t));
    char err[128] = "";
-   t->gpu = ppu_gpu_create(&cfg, err, sizeof(err));
+   t->gpu = ppu_gpu_create(cfg, err, sizeof(err));
    if (!t->gpu) {
       HWT_FAIL("ppu_gpu_create: %s", err);
       return false;

@@ -62,6 +62,8 @@ struct hwt {
 
 /* Creates a chip with vram_size bytes (and 16 channels). */
 bool hwt_init(struct hwt *t, uint64_t vram_size);
+/* The same with a chosen configuration (vram_size and channels included). */
+bool hwt_init_with(struct hwt *t, const struct ppu_gpu_config *cfg);
 void hwt_finish(struct hwt *t);
 /* A fresh VA range (page aligned, never page 0). */
 uint64_t hwt_alloc_va(struct hwt *t, uint64_t size);

@@ -294,14 +294,14 @@ FAULT_CASE(incr_walking_into_an_unknown_method)
                  "unknown host method");
 }
 
-FAULT_CASE(compute_engine_not_present)
+FAULT_CASE(unknown_compute_method)
 {
    static struct hwt_pb pb;
    start_pb(e, &pb, x);
    hwt_pb_immd(&pb, PPU_SUBCH_COMPUTE, 0x40, 1);
    hwt_submit(&e->victim, &pb);
    expect_method(x, PPU_FAULT_BAD_METHOD, PPU_ENGINE_COMPUTE, PPU_SUBCH_COMPUTE, 0x40, 1,
-                 "engine not present in this model yet");
+                 "unknown compute method 0x040");
 }
 
 FAULT_CASE(graphics_engine_not_present)

@@ -39,7 +39,22 @@ struct ppu_gpu;
    X(MMU_PAGE_WALKS, "mmu.page_walks", "walks",                                                    \
      "page-table walks started (a miss of a VA that can be mapped at all)")                        \
    X(MMU_FAULTS, "mmu.faults", "faults",                                                           \
-     "translations that failed: unmapped, write-protected or bad entry")
+     "translations that failed: unmapped, write-protected or bad entry")                           \
+   X(COMPUTE_GRIDS, "compute.grids", "grids", "compute grids launched (empty grids included)")     \
+   X(COMPUTE_WORKGROUPS, "compute.workgroups", "workgroups", "workgroups that ran to their end")   \
+   X(COMPUTE_WARP_INSTRUCTIONS, "compute.warp_instructions", "instructions",                       \
+     "instructions issued by warps (one per warp, whatever its active mask)")                      \
+   X(COMPUTE_LANE_INSTRUCTIONS, "compute.lane_instructions", "instructions",                       \
+     "instructions executed by threads: the active lanes of each issued instruction")              \
+   X(COMPUTE_ICACHE_MISSES, "compute.icache_misses", "lines",                                      \
+     "SM instruction-cache lines fetched from memory")                                             \
+   X(COMPUTE_DIVERGENT_BRANCHES, "compute.divergent_branches", "branches",                         \
+     "branches whose active lanes went both ways")                                                 \
+   X(COMPUTE_BARRIERS, "compute.barriers", "barriers", "workgroup barriers completed")             \
+   X(COMPUTE_GLOBAL_ACCESSES, "compute.global_accesses", "accesses",                               \
+     "per-lane global loads, stores and atomics")                                                  \
+   X(COMPUTE_SHARED_ACCESSES, "compute.shared_accesses", "accesses",                               \
+     "per-lane shared-memory loads, stores and atomics")
 
 enum ppu_counter {
 #define PPU_COUNTER_ENUM_(id, name, unit, desc) PPU_COUNTER_##id,

@@ -24,6 +24,19 @@ struct ppu_channel;
 struct ppu_gpu_config {
    uint64_t vram_size;    /* bytes of VRAM, multiple of PPU_PAGE_SIZE */
    uint32_t max_channels; /* channels the host interface serves */
+
+   /* Compute engine (docs/compute.md). The GPC/TPC/SM hierarchy follows
+    * the beam-tracing seed's PPU; resource limits decide how many
+    * workgroups of a grid an SM holds at once. */
+   uint32_t gpc_count;             /* compute.gpcs, default 2 */
+   uint32_t tpcs_per_gpc;          /* compute.tpcs_per_gpc, default 2 */
+   uint32_t sms_per_tpc;           /* compute.sms_per_tpc, default 1 */
+   uint32_t max_warps_per_sm;      /* compute.sm.max_warps, default 48 */
+   uint32_t max_workgroups_per_sm; /* compute.sm.max_workgroups, default 16 */
+   uint32_t registers_per_sm;      /* compute.sm.registers (32-bit), default 65536 */
+   uint32_t shared_memory_per_sm;  /* compute.sm.shared_bytes, default 49152 */
+   uint32_t host_worker_threads;   /* host threads running SMs; 0 = one per host CPU (max 16) */
+   uint64_t watchdog_warp_instructions; /* per grid, default 2^34; 0 = no watchdog */
 };
 
 void ppu_gpu_config_default(struct ppu_gpu_config *cfg);
@@ -91,13 +104,17 @@ enum ppu_engine {
 };
 enum ppu_fault_kind {
    PPU_FAULT_NONE = 0,
-   PPU_FAULT_MMU_UNMAPPED,      /* no valid translation for the address */
-   PPU_FAULT_MMU_WRITE_PROTECT, /* write to a page without WRITABLE */
-   PPU_FAULT_MMU_BAD_PTE,       /* reserved bits set or PA outside VRAM */
-   PPU_FAULT_BAD_GPFIFO_ENTRY,  /* reserved bits, zero length, misaligned */
-   PPU_FAULT_BAD_METHOD,        /* unknown method or subchannel, bad header */
-   PPU_FAULT_BAD_METHOD_DATA,   /* a known method with a value it rejects */
-   PPU_FAULT_WATCHDOG,          /* work did not finish within its budget */
+   PPU_FAULT_MMU_UNMAPPED,        /* no valid translation for the address */
+   PPU_FAULT_MMU_WRITE_PROTECT,   /* write to a page without WRITABLE */
+   PPU_FAULT_MMU_BAD_PTE,         /* reserved bits set or PA outside VRAM */
+   PPU_FAULT_BAD_GPFIFO_ENTRY,    /* reserved bits, zero length, misaligned */
+   PPU_FAULT_BAD_METHOD,          /* unknown method or subchannel, bad header */
+   PPU_FAULT_BAD_METHOD_DATA,     /* a known method with a value it rejects */
+   PPU_FAULT_WATCHDOG,            /* work did not finish within its budget */
+   PPU_FAULT_ILLEGAL_INSTRUCTION, /* an encoding the ISA does not define */
+   PPU_FAULT_MISALIGNED_ADDRESS,  /* a shader access not aligned to its size */
+   PPU_FAULT_OUT_OF_RANGE,        /* shared/local address beyond its allocation */
+   PPU_FAULT_SIMT_STACK,          /* reconvergence stack overflow or misuse */
 };
 struct ppu_fault {
    enum ppu_fault_kind kind;
@@ -109,6 +126,7 @@ struct ppu_fault {
    uint32_t method_data;  /* its data word */
    uint64_t gpfifo_entry; /* GPFIFO entry being executed */
    uint32_t gp_get;       /* its index */
+   uint64_t pc;           /* compute faults: VA of the instruction, else 0 */
    char detail[160];      /* one line for a person */
 };
 /* True once the channel has stopped on a fault; fills *out if given. */

@@ -152,4 +152,24 @@ struct ppu_query_record {
    uint64_t available;
 };
 
+/* ---------------------------------------------------------------------------
+ * Compute subchannel (PPU_SUBCH_COMPUTE): grids (docs/compute.md)
+ *
+ * QMD_ADDR latches the VA of a grid descriptor (ppu/qmd.h, 256-byte
+ * aligned). LAUNCH (data 0) reads and validates the QMD and runs the grid;
+ * LAUNCH_INDIRECT (data 0) does the same with the grid size read from the
+ * struct ppu_dispatch_indirect at INDIRECT_ADDR (4-byte aligned) instead of
+ * the QMD's grid_size. Either returns only when every workgroup of the grid
+ * has ended, so later methods of the channel see all of its memory writes.
+ * ------------------------------------------------------------------------- */
+enum ppu_compute_method {
+   PPU_COMPUTE_QMD_ADDR_LO = 0x000,
+   PPU_COMPUTE_QMD_ADDR_HI = 0x001,
+   PPU_COMPUTE_INDIRECT_ADDR_LO = 0x002,
+   PPU_COMPUTE_INDIRECT_ADDR_HI = 0x003,
+   PPU_COMPUTE_LAUNCH = 0x010,
+   PPU_COMPUTE_LAUNCH_INDIRECT = 0x011,
+   PPU_COMPUTE_METHOD_END = 0x020,
+};
+
 #endif /* PPU_METHODS_H */

@@ -1,0 +1,324 @@
+/* Compute engine: compute methods, grid launch and the SM worker pool. See
+ * compute_engine.h and docs/compute.md. */
+#include "compute/compute_engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compute/qmd_validate.h"
+#include "fault.h"
+#include "ppu/methods.h"
+#include "ppu/qmd.h"
+
+#define WORKER_THREADS_MAX 16u
+#define SM_COUNT_MAX 256u
+
+void ppu_grid_report_fault(struct ppu_grid *g, const struct ppu_fault *f)
+{
+   pthread_mutex_lock(&g->fault_lock);
+   if (!g->faulted) {
+      g->faulted = true;
+      g->fault = *f;
+   }
+   pthread_mutex_unlock(&g->fault_lock);
+   atomic_store_explicit(&g->abort, true, memory_order_relaxed);
+}
+
+/* Runs the worker's SMs on the current grid until the CWDU has no more
+ * workgroups for them and none is resident, or the grid aborts. */
+static void run_grid(struct ppu_compute_engine *ce, uint32_t worker, struct ppu_grid *grid)
+{
+   for (;;) {
+      bool busy = false;
+      for (uint32_t s = worker; s < ce->sm_count; s += ce->worker_count) {
+         struct ppu_sm *sm = &ce->sm[s];
+         if (ppu_grid_aborted(grid))
+            return;
+         struct ppu_grid *g;
+         uint64_t index;
+         while (ppu_sm_has_free_slot(sm) && ppu_cwdu_take_workgroup(&ce->cwdu, sm->gpc, &g, &index))
+            ppu_sm_launch_workgroup(sm, index);
+         if (ppu_sm_busy(sm)) {
+            ppu_sm_step(sm, grid);
+            busy = true;
+         }
+      }
+      if (!busy)
+         return;
+   }
+}
+
+struct worker_arg {
+   struct ppu_compute_engine *ce;
+   uint32_t index;
+};
+
+static void *worker_main(void *p)
+{
+   struct worker_arg arg = *(struct worker_arg *)p;
+   free(p);
+   struct ppu_compute_engine *ce = arg.ce;
+   uint64_t seen = 0;
+   pthread_mutex_lock(&ce->lock);
+   for (;;) {
+      while (!ce->quit && ce->generation == seen)
+         pthread_cond_wait(&ce->work, &ce->lock);
+      if (ce->quit)
+         break;
+      seen = ce->generation;
+      struct ppu_grid *grid = ce->grid;
+      pthread_mutex_unlock(&ce->lock);
+      run_grid(ce, arg.index, grid);
+      pthread_mutex_lock(&ce->lock);
+      if (--ce->workers_running == 0)
+         pthread_cond_signal(&ce->done);
+   }
+   pthread_mutex_unlock(&ce->lock);
+   return NULL;
+}
+
+static int check_config(const struct ppu_gpu_config *c, char *err, size_t n)
+{
+   const char *bad = NULL;
+   uint64_t sms = (uint64_t)c->gpc_count * c->tpcs_per_gpc * c->sms_per_tpc;
+   if (sms == 0 || sms > SM_COUNT_MAX)
+      bad = "gpc_count * tpcs_per_gpc * sms_per_tpc must be 1..256";
+   else if (c->max_warps_per_sm == 0 || c->max_warps_per_sm > 64)
+      bad = "max_warps_per_sm must be 1..64";
+   else if (c->max_workgroups_per_sm == 0 || c->max_workgroups_per_sm > 64)
+      bad = "max_workgroups_per_sm must be 1..64";
+   else if (c->registers_per_sm < PPU_WARP_SIZE || c->registers_per_sm > (1u << 20))
+      bad = "registers_per_sm must be 32..1048576";
+   else if (c->shared_memory_per_sm > (1u << 20))
+      bad = "shared_memory_per_sm must be at most 1 MiB";
+   else if (c->host_worker_threads > WORKER_THREADS_MAX)
+      bad = "host_worker_threads must be 0..16";
+   if (bad && err && n)
+      snprintf(err, n, "compute configuration: %s", bad);
+   return bad ? EINVAL : 0;
+}
+
+int ppu_compute_engine_init(struct ppu_compute_engine *ce, const struct ppu_gpu_config *cfg,
+                            struct ppu_mmu *mmu, struct ppu_counter_block *counters,
+                            const struct ppu_timer *timer, char *err, size_t err_size)
+{
+   memset(ce, 0, sizeof(*ce));
+   int e = check_config(cfg, err, err_size);
+   if (e)
+      return e;
+   ce->cfg = *cfg;
+   ce->counters = counters;
+   ce->timer = timer;
+   ppu_mmu_client_init(&ce->mmu, mmu, PPU_ENGINE_COMPUTE);
+   ce->sm_count = cfg->gpc_count * cfg->tpcs_per_gpc * cfg->sms_per_tpc;
+   ce->sm = calloc(ce->sm_count, sizeof(*ce->sm));
+   uint32_t sms_per_gpc = cfg->tpcs_per_gpc * cfg->sms_per_tpc;
+   if (!ce->sm || ppu_cwdu_init(&ce->cwdu, cfg->gpc_count)) {
+      snprintf(err, err_size, "out of host memory for %u SMs", ce->sm_count);
+      free(ce->sm);
+      return ENOMEM;
+   }
+   for (uint32_t i = 0; i < ce->sm_count; i++)
+      ppu_sm_init(&ce->sm[i], i, i / sms_per_gpc, mmu);
+
+   uint32_t workers = cfg->host_worker_threads;
+   if (workers == 0) {
+      long n = sysconf(_SC_NPROCESSORS_ONLN);
+      workers = n < 1 ? 1 : n > (long)WORKER_THREADS_MAX ? WORKER_THREADS_MAX : (uint32_t)n;
+   }
+   if (workers > ce->sm_count)
+      workers = ce->sm_count;
+   ce->worker_count = workers;
+   pthread_mutex_init(&ce->lock, NULL);
+   pthread_cond_init(&ce->work, NULL);
+   pthread_cond_init(&ce->done, NULL);
+   ce->threads = calloc(workers, sizeof(*ce->threads));
+   for (uint32_t i = 0; ce->threads && i < workers; i++) {
+      struct worker_arg *arg = malloc(sizeof(*arg));
+      if (!arg)
+         break;
+      *arg = (struct worker_arg){ce, i};
+      if (pthread_create(&ce->threads[i], NULL, worker_main, arg)) {
+         free(arg);
+         break;
+      }
+      ce->threads_started++;
+   }
+   if (ce->threads_started != workers) {
+      snprintf(err, err_size, "cannot start %u compute worker threads", workers);
+      ppu_compute_engine_finish(ce);
+      return EAGAIN;
+   }
+   return 0;
+}
+
+void ppu_compute_engine_finish(struct ppu_compute_engine *ce)
+{
+   if (!ce->sm)
+      return;
+   pthread_mutex_lock(&ce->lock);
+   ce->quit = true;
+   pthread_cond_broadcast(&ce->work);
+   pthread_mutex_unlock(&ce->lock);
+   for (uint32_t i = 0; i < ce->threads_started; i++)
+      pthread_join(ce->threads[i], NULL);
+   free(ce->threads);
+   pthread_cond_destroy(&ce->work);
+   pthread_cond_destroy(&ce->done);
+   pthread_mutex_destroy(&ce->lock);
+   for (uint32_t i = 0; i < ce->sm_count; i++)
+      ppu_sm_finish(&ce->sm[i]);
+   free(ce->sm);
+   ppu_cwdu_finish(&ce->cwdu);
+   memset(ce, 0, sizeof(*ce));
+}
+
+void ppu_compute_engine_add_counters(struct ppu_compute_engine *ce, uint64_t *values)
+{
+   for (uint32_t s = 0; s < ce->sm_count; s++)
+      for (unsigned i = 0; i < PPU_COUNTER_COUNT; i++)
+         values[i] += atomic_load_explicit(&ce->sm[s].counters.value[i], memory_order_relaxed);
+}
+
+/* Snapshots the constant banks into host memory: uniform data is read-only
+ * while a grid runs, and a snapshot makes LDC a bounds check and a load. */
+static bool load_constant_banks(struct ppu_compute_engine *ce, const struct ppu_qmd *q,
+                                struct ppu_grid *g, struct ppu_fault *fault)
+{
+   for (unsigned i = 0; i < PPU_QMD_CBANK_COUNT; i++) {
+      g->cbank_size[i] = q->cbank[i].size;
+      if (!q->cbank[i].size)
+         continue;
+      g->cbank[i] = malloc(q->cbank[i].size);
+      if (!g->cbank[i]) {
+         ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE,
+                       "out of host memory for constant bank %u", i);
+         return false;
+      }
+      if (!ppu_mmu_read(&ce->mmu, g->pd_pa, q->cbank[i].va, g->cbank[i], q->cbank[i].size, fault))
+         return false;
+   }
+   return true;
+}
+
+static void free_grid(struct ppu_grid *g)
+{
+   for (unsigned i = 0; i < PPU_QMD_CBANK_COUNT; i++)
+      free(g->cbank[i]);
+   pthread_mutex_destroy(&g->fault_lock);
+   free(g);
+}
+
+/* Runs the grid on the workers and waits for its end. */
+static bool run_on_workers(struct ppu_compute_engine *ce, struct ppu_grid *g,
+                           struct ppu_fault *fault)
+{
+   for (uint32_t i = 0; i < ce->sm_count; i++) {
+      if (!ppu_sm_begin_grid(&ce->sm[i], g)) {
+         ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE,
+                       "out of host memory for SM %u's resident workgroups", i);
+         return false;
+      }
+   }
+   struct ppu_cwdu_task task = {.grid = g};
+   if (!ppu_cwdu_submit(&ce->cwdu, &task)) {
+      ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE, "CWDU pending pool full");
+      return false;
+   }
+   pthread_mutex_lock(&ce->lock);
+   ce->grid = g;
+   ce->workers_running = ce->worker_count;
+   ce->generation++;
+   pthread_cond_broadcast(&ce->work);
+   while (ce->workers_running)
+      pthread_cond_wait(&ce->done, &ce->lock);
+   ce->grid = NULL;
+   pthread_mutex_unlock(&ce->lock);
+   ppu_cwdu_retire(&ce->cwdu, &task);
+   if (g->faulted) {
+      *fault = g->fault;
+      return false;
+   }
+   return true;
+}
+
+static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_compute_context *ctx,
+                                     uint64_t pd_pa, bool indirect, struct ppu_fault *fault)
+{
+   if (ctx->qmd_va % PPU_QMD_ALIGN) {
+      ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE,
+                    "QMD address 0x%llx is not 256-byte aligned", (unsigned long long)ctx->qmd_va);
+      return PPU_METHOD_FAULT;
+   }
+   struct ppu_qmd q;
+   if (!ppu_mmu_read(&ce->mmu, pd_pa, ctx->qmd_va, &q, sizeof(q), fault))
+      return PPU_METHOD_FAULT;
+   if (indirect) {
+      struct ppu_dispatch_indirect d;
+      if (ctx->indirect_va % 4) {
+         ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE,
+                       "indirect address 0x%llx is not 4-byte aligned",
+                       (unsigned long long)ctx->indirect_va);
+         return PPU_METHOD_FAULT;
+      }
+      if (!ppu_mmu_read(&ce->mmu, pd_pa, ctx->indirect_va, &d, sizeof(d), fault))
+         return PPU_METHOD_FAULT;
+      q.grid_size[0] = d.x;
+      q.grid_size[1] = d.y;
+      q.grid_size[2] = d.z;
+   }
+   struct ppu_grid *g = calloc(1, sizeof(*g));
+   if (!g) {
+      ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE, "out of host memory");
+      return PPU_METHOD_FAULT;
+   }
+   if (!ppu_qmd_validate(&q, &ce->cfg, g, fault)) {
+      free(g);
+      return PPU_METHOD_FAULT;
+   }
+   pthread_mutex_init(&g->fault_lock, NULL);
+   g->pd_pa = pd_pa;
+   g->timer = ce->timer;
+   g->watchdog_budget = ce->cfg.watchdog_warp_instructions;
+   ppu_counter_add(ce->counters, PPU_COUNTER_COMPUTE_GRIDS, 1);
+   bool ok = load_constant_banks(ce, &q, g, fault) &&
+             (g->workgroup_count == 0 || run_on_workers(ce, g, fault));
+   free_grid(g);
+   return ok ? PPU_METHOD_DONE : PPU_METHOD_FAULT;
+}
+
+enum ppu_method_status ppu_compute_engine_method(struct ppu_compute_engine *ce,
+                                                 struct ppu_compute_context *ctx, uint64_t pd_pa,
+                                                 uint32_t method, uint32_t data,
+                                                 struct ppu_fault *fault)
+{
+   switch (method) {
+   case PPU_COMPUTE_QMD_ADDR_LO:
+      ctx->qmd_va = (ctx->qmd_va & ~0xffffffffull) | data;
+      return PPU_METHOD_DONE;
+   case PPU_COMPUTE_QMD_ADDR_HI:
+      ctx->qmd_va = (ctx->qmd_va & 0xffffffffull) | (uint64_t)data << 32;
+      return PPU_METHOD_DONE;
+   case PPU_COMPUTE_INDIRECT_ADDR_LO:
+      ctx->indirect_va = (ctx->indirect_va & ~0xffffffffull) | data;
+      return PPU_METHOD_DONE;
+   case PPU_COMPUTE_INDIRECT_ADDR_HI:
+      ctx->indirect_va = (ctx->indirect_va & 0xffffffffull) | (uint64_t)data << 32;
+      return PPU_METHOD_DONE;
+   case PPU_COMPUTE_LAUNCH:
+   case PPU_COMPUTE_LAUNCH_INDIRECT:
+      if (data) {
+         ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE,
+                       "LAUNCH data 0x%x: must be 0", data);
+         return PPU_METHOD_FAULT;
+      }
+      return launch(ce, ctx, pd_pa, method == PPU_COMPUTE_LAUNCH_INDIRECT, fault);
+   default:
+      ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_COMPUTE,
+                    "unknown compute method 0x%03x", method);
+      return PPU_METHOD_FAULT;
+   }
+}

@@ -1,0 +1,72 @@
+/* The compute engine (subchannel PPU_SUBCH_COMPUTE): the compute methods,
+ * grid launch, and the host worker threads that run the chip's SMs.
+ *
+ * Shape of the chip (beam-tracing seed): GPCs of TPCs of SMs, counts from
+ * ppu_gpu_config; the CWDU (cwdu.h) hands workgroups to SMs. Functional
+ * mode runs the SMs on a pool of host worker threads (SM i belongs to
+ * worker i mod N), each worker stepping its SMs round-robin.
+ *
+ * A LAUNCH executes on the host interface's model thread and returns when
+ * every workgroup has ended or the grid faulted, so the channel proceeds
+ * past LAUNCH only after the grid is complete.
+ */
+#ifndef PPU_COMPUTE_ENGINE_H
+#define PPU_COMPUTE_ENGINE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compute/cwdu.h"
+#include "compute/grid.h"
+#include "compute/sm.h"
+#include "counter_block.h"
+#include "method_status.h"
+#include "mmu.h"
+#include "timer.h"
+
+/* The compute subchannel's latched state of one channel. */
+struct ppu_compute_context {
+   uint64_t qmd_va;
+   uint64_t indirect_va;
+};
+
+struct ppu_compute_engine {
+   struct ppu_mmu_client mmu; /* QMD, constant-bank and indirect fetch (model thread) */
+   struct ppu_counter_block *counters;
+   const struct ppu_timer *timer;
+   struct ppu_gpu_config cfg;
+   uint32_t sm_count;
+   struct ppu_sm *sm;
+   struct ppu_cwdu cwdu;
+
+   /* Worker pool. */
+   uint32_t worker_count;
+   pthread_t *threads;
+   uint32_t threads_started;
+   pthread_mutex_t lock;
+   pthread_cond_t work; /* workers wait for a new generation */
+   pthread_cond_t done; /* the launcher waits for workers_running == 0 */
+   uint64_t generation;
+   uint32_t workers_running;
+   bool quit;
+   struct ppu_grid *grid; /* the grid of the current generation */
+};
+
+/* Checks the compute keys of cfg and starts the workers; 0 on success,
+ * else an errno value with a reason in err. */
+int ppu_compute_engine_init(struct ppu_compute_engine *ce, const struct ppu_gpu_config *cfg,
+                            struct ppu_mmu *mmu, struct ppu_counter_block *counters,
+                            const struct ppu_timer *timer, char *err, size_t err_size);
+void ppu_compute_engine_finish(struct ppu_compute_engine *ce);
+
+enum ppu_method_status ppu_compute_engine_method(struct ppu_compute_engine *ce,
+                                                 struct ppu_compute_context *ctx, uint64_t pd_pa,
+                                                 uint32_t method, uint32_t data,
+                                                 struct ppu_fault *fault);
+
+/* Adds every SM's counters to values[PPU_COUNTER_COUNT]. Any thread. */
+void ppu_compute_engine_add_counters(struct ppu_compute_engine *ce, uint64_t *values);
+
+#endif /* PPU_COMPUTE_ENGINE_H */

@@ -1,0 +1,58 @@
+/* A grid in flight: the validated QMD as the SMs use it, snapshots of its
+ * constant banks, and the state every SM of the chip shares while the grid
+ * runs (the first fault, the abort flag and the watchdog count).
+ *
+ * The grid is written by the compute engine before the worker threads are
+ * started on it and is read-only to them afterwards, except for the fields
+ * marked shared, which are atomics or under fault_lock.
+ */
+#ifndef PPU_COMPUTE_GRID_H
+#define PPU_COMPUTE_GRID_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ppu/gpu.h"
+#include "ppu/qmd.h"
+#include "timer.h"
+
+struct ppu_grid {
+   uint64_t pd_pa; /* the launching channel's address space */
+   uint64_t program_va;
+   uint32_t register_count;
+   uint32_t shared_size; /* bytes per workgroup */
+   uint32_t local_size;  /* bytes per thread */
+   uint32_t workgroup_size[3];
+   uint32_t grid_size[3];
+   uint32_t grid_base[3];
+   uint32_t threads_per_workgroup;
+   uint32_t warps_per_workgroup;
+   uint64_t workgroup_count;
+   /* How many workgroups of this grid one SM holds at once: the tightest of
+    * the SM's warp, register, shared-memory and workgroup-slot limits. */
+   uint32_t workgroups_per_sm;
+   uint8_t *cbank[PPU_QMD_CBANK_COUNT]; /* host snapshots, NULL when size is 0 */
+   uint32_t cbank_size[PPU_QMD_CBANK_COUNT];
+   uint64_t watchdog_budget; /* warp instructions; 0 = none */
+   const struct ppu_timer *timer;
+
+   /* Shared by the SMs. */
+   _Atomic uint64_t warp_instructions; /* for the watchdog, added in batches */
+   _Atomic bool abort;                 /* a fault happened: every SM stops */
+   pthread_mutex_t fault_lock;
+   bool faulted;
+   struct ppu_fault fault; /* the first fault, under fault_lock */
+};
+
+/* Records f as the grid's fault unless an earlier one is there, and tells
+ * every SM to stop. Any thread. */
+void ppu_grid_report_fault(struct ppu_grid *g, const struct ppu_fault *f);
+
+static inline bool ppu_grid_aborted(const struct ppu_grid *g)
+{
+   return atomic_load_explicit(&g->abort, memory_order_relaxed);
+}
+
+#endif /* PPU_COMPUTE_GRID_H */

@@ -1,0 +1,193 @@
+/* SM floating-point instructions: F32/F64 arithmetic, compares into
+ * predicates and the multi-function unit (transcendentals). Arithmetic is
+ * IEEE 754 round-to-nearest-even with denormals preserved (the host's
+ * default environment); FFMA is fused (one rounding). MUFU precision is
+ * documented in docs/isa.md. */
+#include <math.h>
+
+#include "compute/sm_operands.h"
+
+static uint32_t fcmp(unsigned cmp, double a, double b)
+{
+   int unord = isnan(a) || isnan(b);
+   switch (cmp) {
+   case PPU_CMP_F:
+      return 0;
+   case PPU_CMP_LT:
+      return !unord && a < b;
+   case PPU_CMP_EQ:
+      return !unord && a == b;
+   case PPU_CMP_LE:
+      return !unord && a <= b;
+   case PPU_CMP_GT:
+      return !unord && a > b;
+   case PPU_CMP_NE:
+      return !unord && a != b;
+   case PPU_CMP_GE:
+      return !unord && a >= b;
+   case PPU_CMP_NUM:
+      return !unord;
+   case PPU_CMP_NAN:
+      return unord;
+   case PPU_CMP_LTU:
+      return unord || a < b;
+   case PPU_CMP_EQU:
+      return unord || a == b;
+   case PPU_CMP_LEU:
+      return unord || a <= b;
+   case PPU_CMP_GTU:
+      return unord || a > b;
+   case PPU_CMP_NEU:
+      return unord || a != b;
+   case PPU_CMP_GEU:
+      return unord || a >= b;
+   default:
+      return 1;
+   }
+}
+
+static float mufu32(unsigned fn, float a)
+{
+   switch (fn) {
+   case PPU_MUFU_RCP:
+      return 1.0f / a;
+   case PPU_MUFU_RSQ:
+      /* Computed in double and rounded once: within 1 ULP. */
+      return (float)(1.0 / sqrt((double)a));
+   case PPU_MUFU_SQRT:
+      return sqrtf(a);
+   case PPU_MUFU_EX2:
+      return exp2f(a);
+   case PPU_MUFU_LG2:
+      return log2f(a);
+   case PPU_MUFU_SIN:
+      return sinf(a);
+   default:
+      return cosf(a);
+   }
+}
+
+static double mufu64(unsigned fn, double a)
+{
+   switch (fn) {
+   case PPU_MUFU_RCP:
+      return 1.0 / a;
+   case PPU_MUFU_RSQ:
+      return 1.0 / sqrt(a);
+   default:
+      return sqrt(a);
+   }
+}
+
+static enum ppu_exec_result exec_f64(struct ppu_exec *x)
+{
+   const struct ppu_insn_fields *f = x->f;
+   struct ppu_vec64 a = ppu_src64(x->w, f->ra), c = ppu_src64(x->w, f->rc);
+   uint32_t blo[LANES], bhi[LANES];
+   struct ppu_vec64 b = ppu_src_b64(x, blo, bhi);
+   uint64_t r[LANES];
+   if (f->op == PPU_OP_FSETP) {
+      uint32_t bits = 0;
+      for (unsigned l = 0; l < LANES; l++)
+         bits |= fcmp(f->subop, f64_of(v64(a, l)), f64_of(v64(b, l))) << l;
+      ppu_write_pred(x->w, f->pd, bits & ppu_read_pred(x->w, f->ps), x->exec);
+      return PPU_EXEC_NEXT;
+   }
+   for (unsigned l = 0; l < LANES; l++) {
+      double va = f64_of(v64(a, l)), vb = f64_of(v64(b, l)), vr;
+      switch (f->op) {
+      case PPU_OP_FADD:
+         vr = va + vb;
+         break;
+      case PPU_OP_FSUB:
+         vr = va - vb;
+         break;
+      case PPU_OP_FMUL:
+         vr = va * vb;
+         break;
+      case PPU_OP_FFMA:
+         vr = fma(va, vb, f64_of(v64(c, l)));
+         break;
+      case PPU_OP_FDIV:
+         vr = va / vb;
+         break;
+      case PPU_OP_FMIN:
+         vr = fmin(va, vb);
+         break;
+      case PPU_OP_FMAX:
+         vr = fmax(va, vb);
+         break;
+      default:
+         vr = mufu64(f->subop, va);
+         break;
+      }
+      r[l] = u64_of(vr);
+   }
+   ppu_write64(x->w, f->rd, r, x->exec);
+   return PPU_EXEC_NEXT;
+}
+
+enum ppu_exec_result ppu_exec_float(struct ppu_exec *x)
+{
+   const struct ppu_insn_fields *f = x->f;
+   if (x->exec == 0)
+      return PPU_EXEC_NEXT;
+   if (f->type == PPU_TYPE_F64)
+      return exec_f64(x);
+   const uint32_t *ua = ppu_reg_src(x->w, f->ra), *uc = ppu_reg_src(x->w, f->rc);
+   uint32_t btmp[LANES];
+   const uint32_t *ub = ppu_src_b(x, btmp);
+   float a[LANES], b[LANES], c[LANES], r[LANES];
+   unsigned l;
+   for (l = 0; l < LANES; l++) {
+      a[l] = f32_of(ua[l]);
+      b[l] = f32_of(ub[l]);
+      c[l] = f32_of(uc[l]);
+   }
+   switch ((enum ppu_op)f->op) {
+   case PPU_OP_FADD:
+      for (l = 0; l < LANES; l++)
+         r[l] = a[l] + b[l];
+      break;
+   case PPU_OP_FSUB:
+      for (l = 0; l < LANES; l++)
+         r[l] = a[l] - b[l];
+      break;
+   case PPU_OP_FMUL:
+      for (l = 0; l < LANES; l++)
+         r[l] = a[l] * b[l];
+      break;
+   case PPU_OP_FFMA:
+      for (l = 0; l < LANES; l++)
+         r[l] = fmaf(a[l], b[l], c[l]);
+      break;
+   case PPU_OP_FDIV:
+      for (l = 0; l < LANES; l++)
+         r[l] = a[l] / b[l];
+      break;
+   case PPU_OP_FMIN:
+      for (l = 0; l < LANES; l++)
+         r[l] = fminf(a[l], b[l]);
+      break;
+   case PPU_OP_FMAX:
+      for (l = 0; l < LANES; l++)
+         r[l] = fmaxf(a[l], b[l]);
+      break;
+   case PPU_OP_FSETP: {
+      uint32_t bits = 0;
+      for (l = 0; l < LANES; l++)
+         bits |= fcmp(f->subop, a[l], b[l]) << l;
+      ppu_write_pred(x->w, f->pd, bits & ppu_read_pred(x->w, f->ps), x->exec);
+      return PPU_EXEC_NEXT;
+   }
+   default: /* MUFU */
+      for (l = 0; l < LANES; l++)
+         r[l] = (x->exec >> l) & 1u ? mufu32(f->subop, a[l]) : 0.0f;
+      break;
+   }
+   uint32_t out[LANES];
+   for (l = 0; l < LANES; l++)
+      out[l] = u32_of(r[l]);
+   ppu_write32(ppu_reg_dst(x->w, f->rd, 0), out, x->exec);
+   return PPU_EXEC_NEXT;
+}
