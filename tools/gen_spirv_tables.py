@@ -77,7 +77,7 @@ def main():
         if k["category"] not in ("ValueEnum", "BitEnum"):
             continue
         prefix = "SPIRV_" + snake_upper(k["kind"])
-        h.append("enum spirv_%s {" % snake_upper(k["kind"]).lower())
+        h.append("enum spirv_%s_value {" % snake_upper(k["kind"]).lower())
         names = set()
         for e in k["enumerants"]:
             if e["enumerant"] in names:

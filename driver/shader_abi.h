@@ -1,0 +1,82 @@
+/* The shader ABI: how compiled programs find their resources.
+ *
+ * This is the contract between the shader compiler (driver/compiler/, which
+ * emits code that follows it) and the command encoder (icd/ compute commands,
+ * which lay out memory that follows it). hw/ knows nothing of it: to the chip
+ * these are constant banks and plain memory. docs/shader-abi.md says the same
+ * in prose.
+ *
+ * Constant bank 0 (QMD cbank[0]) of every dispatch, written by the driver:
+ *
+ *   offset   size  what
+ *   0        256   push constants (VkPushConstantRange offsets are used as-is)
+ *   256      64    descriptor set addresses: 8 x u64 GPU VA of each bound set's
+ *                  descriptor memory (0 when no set is bound at that index)
+ *   320      128   dynamic offsets: 32 x u32, in pipeline-layout order (set 0's
+ *                  dynamic bindings in binding order, then set 1's, ...; array
+ *                  elements consecutively)
+ *   448      16    workgroup count x, y, z as dispatched, and 0
+ *   464      ..    reserved
+ *
+ * Descriptor set memory: one contiguous, 64-byte aligned block per set. Each
+ * binding starts at the byte offset the set layout assigns it (see
+ * struct drv_binding_layout); an array binding's elements are consecutive,
+ * each DRV_DESCRIPTOR_SIZE bytes. A buffer descriptor (uniform, storage, and
+ * their dynamic variants) is:
+ *
+ *   u64 address   GPU VA of the buffer's first byte the descriptor names
+ *                 (buffer address + VkDescriptorBufferInfo::offset)
+ *   u32 range     bytes the shader may access (VK_WHOLE_SIZE resolved)
+ *   u32 reserved  0
+ *
+ * A dynamic descriptor's effective address is address + the dynamic offset
+ * from cbank 0. With robustBufferAccess enabled, accesses at or beyond range
+ * read zero and drop writes (the compiler emits the bounds checks).
+ */
+#ifndef DRV_SHADER_ABI_H
+#define DRV_SHADER_ABI_H
+
+#include <stdint.h>
+
+#define DRV_ABI_CBANK_PUSH_CONSTANTS 0u
+#define DRV_ABI_PUSH_CONSTANTS_SIZE 256u
+#define DRV_ABI_CBANK_SET_ADDRESSES 256u
+#define DRV_ABI_MAX_SETS 8u
+#define DRV_ABI_CBANK_DYNAMIC_OFFSETS 320u
+#define DRV_ABI_MAX_DYNAMIC_BUFFERS 32u
+#define DRV_ABI_CBANK_NUM_WORKGROUPS 448u
+#define DRV_ABI_CBANK0_SIZE 512u
+
+#define DRV_DESCRIPTOR_SIZE 16u
+#define DRV_DESCRIPTOR_SET_ALIGN 64u
+
+struct drv_buffer_descriptor {
+   uint64_t address;
+   uint32_t range;
+   uint32_t reserved;
+};
+_Static_assert(sizeof(struct drv_buffer_descriptor) == DRV_DESCRIPTOR_SIZE,
+               "buffer descriptor size");
+
+/* What the compiler needs to know of one binding of a pipeline layout. */
+enum drv_binding_kind {
+   DRV_BINDING_UNIFORM_BUFFER,
+   DRV_BINDING_STORAGE_BUFFER,
+};
+struct drv_binding_layout {
+   uint32_t set, binding;
+   enum drv_binding_kind kind;
+   uint32_t offset;         /* byte offset of element 0 in the set's memory */
+   uint32_t array_size;     /* descriptors in this binding */
+   int32_t dynamic_index;   /* first slot in the dynamic-offset table, or -1 */
+};
+
+/* The pipeline layout as the compiler sees it. */
+struct drv_pipeline_abi {
+   const struct drv_binding_layout *bindings;
+   uint32_t binding_count;
+   uint32_t push_constant_size; /* bytes, <= DRV_ABI_PUSH_CONSTANTS_SIZE */
+   uint32_t robust_buffer_access; /* nonzero: bounds-check buffer accesses */
+};
+
+#endif /* DRV_SHADER_ABI_H */
