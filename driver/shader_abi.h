@@ -66,16 +66,16 @@ enum drv_binding_kind {
 struct drv_binding_layout {
    uint32_t set, binding;
    enum drv_binding_kind kind;
-   uint32_t offset;         /* byte offset of element 0 in the set's memory */
-   uint32_t array_size;     /* descriptors in this binding */
-   int32_t dynamic_index;   /* first slot in the dynamic-offset table, or -1 */
+   uint32_t offset;       /* byte offset of element 0 in the set's memory */
+   uint32_t array_size;   /* descriptors in this binding */
+   int32_t dynamic_index; /* first slot in the dynamic-offset table, or -1 */
 };
 
 /* The pipeline layout as the compiler sees it. */
 struct drv_pipeline_abi {
    const struct drv_binding_layout *bindings;
    uint32_t binding_count;
-   uint32_t push_constant_size; /* bytes, <= DRV_ABI_PUSH_CONSTANTS_SIZE */
+   uint32_t push_constant_size;   /* bytes, <= DRV_ABI_PUSH_CONSTANTS_SIZE */
    uint32_t robust_buffer_access; /* nonzero: bounds-check buffer accesses */
 };
 

@@ -1,0 +1,51 @@
+/* The shader compiler: SPIR-V to PPU ISA (hw/include/ppu/isa.h).
+ *
+ * Contract between the compiler (driver/compiler/) and its users (compute
+ * pipeline creation in icd/, tests). The compiled program follows the shader
+ * ABI of driver/shader_abi.h.
+ */
+#ifndef DRV_COMPILER_H
+#define DRV_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shader_abi.h"
+
+/* One specialization constant value (VkSpecializationMapEntry resolved). */
+struct drv_spec_value {
+   uint32_t id;
+   uint32_t size; /* 1, 2, 4 or 8 */
+   uint64_t bits; /* little-endian value */
+};
+
+struct drv_compile_request {
+   const uint32_t *spirv;
+   size_t word_count;
+   const char *entry_point; /* GLCompute entry point name */
+   const struct drv_spec_value *spec;
+   uint32_t spec_count;
+   const struct drv_pipeline_abi *abi;
+   uint32_t max_registers; /* registers per thread the chip allows */
+   uint32_t debug_flags;   /* DRV_COMPILE_DEBUG_* */
+};
+#define DRV_COMPILE_DEBUG_PRINT_IR (1u << 0)  /* IR after passes to stderr */
+#define DRV_COMPILE_DEBUG_PRINT_ISA (1u << 1) /* disassembly to stderr */
+
+struct drv_shader_binary {
+   uint32_t *code; /* malloc'd; 4 words per 128-bit instruction */
+   uint32_t code_words;
+   uint32_t register_count;     /* for the QMD */
+   uint32_t shared_memory_size; /* bytes, multiple of 16 */
+   uint32_t local_memory_size;  /* bytes per thread, multiple of 16 */
+   uint32_t workgroup_size[3];  /* after specialization */
+};
+
+/* Compiles; on failure returns nonzero and writes a one-line reason (naming
+ * the SPIR-V word offset / opcode where it can) into err. Never crashes on
+ * any input. */
+int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader_binary *out,
+                        char *err, size_t err_size);
+void drv_shader_binary_free(struct drv_shader_binary *bin);
+
+#endif /* DRV_COMPILER_H */
