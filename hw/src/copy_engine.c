@@ -87,6 +87,26 @@ static enum ppu_method_status inline_data(struct ppu_copy_engine *ce, struct ppu
    return PPU_METHOD_DONE;
 }
 
+bool ppu_copy_engine_inline_run(struct ppu_copy_engine *ce, struct ppu_copy_context *ctx,
+                                uint64_t pd_pa, const uint32_t *words, uint32_t count,
+                                uint32_t *consumed, struct ppu_fault *fault)
+{
+   uint64_t n = ctx->inline_left / 4;
+   if (n > count)
+      n = count;
+   *consumed = 0;
+   if (n == 0)
+      return true;
+   if (!ppu_mmu_write(&ce->mmu, pd_pa, ctx->inline_va, words, n * 4, fault))
+      return false;
+   ctx->inline_va += n * 4;
+   ctx->inline_left -= n * 4;
+   ctx->inline_page_left = 0; /* the per-word path translates afresh */
+   ppu_counter_add(ce->counters, PPU_COUNTER_COPY_BYTES_INLINE, n * 4);
+   *consumed = (uint32_t)n;
+   return true;
+}
+
 static enum ppu_method_status launch_query_copy(struct ppu_copy_engine *ce,
                                                 struct ppu_copy_context *ctx, uint64_t pd_pa,
                                                 struct ppu_fault *fault)

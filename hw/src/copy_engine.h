@@ -10,6 +10,7 @@
 #ifndef PPU_COPY_ENGINE_H
 #define PPU_COPY_ENGINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "counter_block.h"
@@ -44,5 +45,17 @@ enum ppu_method_status ppu_copy_engine_method(struct ppu_copy_engine *ce,
                                               struct ppu_copy_context *ctx, uint64_t pd_pa,
                                               uint32_t method, uint32_t data,
                                               struct ppu_fault *fault);
+
+/* Executes a run of INLINE_DATA words at once: the data words of one
+ * NONINCR method header, up to as many as the current INLINE launch still
+ * expects. Same effect as that many ppu_copy_engine_method calls, with one
+ * translation per page instead of per word (vkCmdUpdateBuffer is made of
+ * these runs). Returns the words consumed: fewer than count when the launch
+ * is satisfied first, 0 when no INLINE is in progress — the caller then goes
+ * on word by word, which faults as the method rules say. A translation fault
+ * returns false with *fault filled. */
+bool ppu_copy_engine_inline_run(struct ppu_copy_engine *ce, struct ppu_copy_context *ctx,
+                                uint64_t pd_pa, const uint32_t *words, uint32_t count,
+                                uint32_t *consumed, struct ppu_fault *fault);
 
 #endif /* PPU_COPY_ENGINE_H */

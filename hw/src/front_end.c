@@ -154,3 +154,14 @@ enum ppu_method_status ppu_front_end_method(struct ppu_front_end *fe, struct ppu
       return PPU_METHOD_FAULT;
    }
 }
+
+bool ppu_front_end_data_run(struct ppu_front_end *fe, struct ppu_method_context *ctx,
+                            uint32_t subchannel, uint32_t method, const uint32_t *words,
+                            uint32_t count, uint32_t *consumed, struct ppu_fault *fault)
+{
+   *consumed = 0;
+   if (subchannel == PPU_SUBCH_COPY && method == PPU_COPY_INLINE_DATA)
+      return ppu_copy_engine_inline_run(fe->copy, &ctx->copy, ctx->pd_pa, words, count, consumed,
+                                        fault);
+   return true;
+}

@@ -58,4 +58,13 @@ enum ppu_method_status ppu_front_end_method(struct ppu_front_end *fe, struct ppu
                                             uint32_t method, uint32_t data,
                                             struct ppu_fault *fault);
 
+/* Offers a run of data words that all go to the same method (a NONINCR
+ * method's remaining data) to the engine in one call, for the methods that
+ * stream data (today the copy engine's INLINE_DATA). *consumed says how many
+ * were executed; 0 means "go word by word" and is always correct to get.
+ * Returns false with *fault filled on a fault. */
+bool ppu_front_end_data_run(struct ppu_front_end *fe, struct ppu_method_context *ctx,
+                            uint32_t subchannel, uint32_t method, const uint32_t *words,
+                            uint32_t count, uint32_t *consumed, struct ppu_fault *fault);
+
 #endif /* PPU_FRONT_END_H */

@@ -182,6 +182,25 @@ static bool run_segment(struct ppu_host_interface *hi, struct ppu_channel *ch)
          }
       }
       uint32_t method = current_method(seg);
+      if (seg->type == PPU_MTHD_NONINCR && seg->left > 1) {
+         /* Streamed data (inline updates) goes to the engine as one run. */
+         uint32_t done;
+         if (!ppu_front_end_data_run(hi->fe, &ch->ctx, seg->subchannel, method,
+                                     &seg->words[seg->pos], seg->left, &done, &f)) {
+            f.subchannel = seg->subchannel;
+            f.method = method;
+            f.method_data = seg->words[seg->pos];
+            channel_stop_on_fault(hi, ch, &f);
+            break;
+         }
+         if (done) {
+            executed += done;
+            seg->pos += done;
+            seg->index += done;
+            seg->left -= done;
+            continue;
+         }
+      }
       uint32_t data = seg->type == PPU_MTHD_IMMD ? seg->immediate : seg->words[seg->pos];
       enum ppu_method_status st =
           ppu_front_end_method(hi->fe, ch, &ch->ctx, seg->subchannel, method, data, &f);
