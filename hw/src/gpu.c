@@ -42,6 +42,13 @@ static void set_error(char *err, size_t err_size, const char *fmt, unsigned long
       snprintf(err, err_size, fmt, v);
 }
 
+/* A grid has ended: the channel whose LAUNCH waits for it is stalled, so the
+ * model thread is told to look again. */
+static void wake_host_interface(void *host)
+{
+   ppu_host_interface_wake(host);
+}
+
 struct ppu_gpu *ppu_gpu_create(const struct ppu_gpu_config *cfg, char *err, size_t err_size)
 {
    if (!cfg || cfg->vram_size == 0 || (cfg->vram_size & PPU_PAGE_MASK)) {
@@ -91,6 +98,7 @@ struct ppu_gpu *ppu_gpu_create(const struct ppu_gpu_config *cfg, char *err, size
       free(gpu);
       return NULL;
    }
+   ppu_compute_engine_set_grid_end_hook(&gpu->compute, wake_host_interface, &gpu->host);
    return gpu;
 }
 

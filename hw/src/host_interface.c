@@ -345,8 +345,11 @@ int ppu_host_interface_init(struct ppu_host_interface *hi, uint32_t max_channels
    return 0;
 }
 
-static void channel_free(struct ppu_channel *ch)
+static void channel_free(struct ppu_host_interface *hi, struct ppu_channel *ch)
 {
+   /* A grid the channel launched may still be running on the workers. */
+   if (hi->fe && hi->fe->compute)
+      ppu_compute_engine_channel_finish(hi->fe->compute, &ch->ctx.compute);
    free(ch->seg.words);
    free(ch);
 }
@@ -363,7 +366,7 @@ void ppu_host_interface_finish(struct ppu_host_interface *hi)
    }
    for (uint32_t i = 0; hi->channels && i < hi->max_channels; i++) {
       if (hi->channels[i])
-         channel_free(hi->channels[i]);
+         channel_free(hi, hi->channels[i]);
    }
    free(hi->channels);
    hi->channels = NULL;
@@ -418,7 +421,7 @@ struct ppu_channel *ppu_host_interface_channel_create(struct ppu_host_interface 
       }
    }
    pthread_mutex_unlock(&hi->lock);
-   channel_free(ch);
+   channel_free(hi, ch);
    return NULL;
 }
 
@@ -434,7 +437,7 @@ void ppu_channel_destroy(struct ppu_channel *ch)
    while (hi->serving == ch)
       pthread_cond_wait(&hi->idle, &hi->lock);
    pthread_mutex_unlock(&hi->lock);
-   channel_free(ch);
+   channel_free(hi, ch);
 }
 
 void ppu_channel_ring_doorbell(struct ppu_channel *ch, uint32_t gp_put)

@@ -73,8 +73,13 @@ static void *worker_main(void *p)
       pthread_mutex_unlock(&ce->lock);
       run_grid(ce, arg.index, grid);
       pthread_mutex_lock(&ce->lock);
-      if (--ce->workers_running == 0)
-         pthread_cond_signal(&ce->done);
+      if (--ce->workers_running == 0) {
+         /* Under the lock: whoever waits on `done` (a channel being
+          * destroyed) cannot tear the model down while the hook runs. */
+         if (ce->on_grid_end)
+            ce->on_grid_end(ce->on_grid_end_user);
+         pthread_cond_broadcast(&ce->done);
+      }
    }
    pthread_mutex_unlock(&ce->lock);
    return NULL;
@@ -212,9 +217,10 @@ static void free_grid(struct ppu_grid *g)
    free(g);
 }
 
-/* Runs the grid on the workers and waits for its end. */
-static bool run_on_workers(struct ppu_compute_engine *ce, struct ppu_grid *g,
-                           struct ppu_fault *fault)
+/* Starts the grid on the workers; the channel's LAUNCH then polls for its
+ * end (finish_grid). */
+static bool start_on_workers(struct ppu_compute_engine *ce, struct ppu_compute_context *ctx,
+                             struct ppu_grid *g, struct ppu_fault *fault)
 {
    for (uint32_t i = 0; i < ce->sm_count; i++) {
       if (!ppu_sm_begin_grid(&ce->sm[i], g)) {
@@ -223,8 +229,8 @@ static bool run_on_workers(struct ppu_compute_engine *ce, struct ppu_grid *g,
          return false;
       }
    }
-   struct ppu_cwdu_task task = {.grid = g};
-   if (!ppu_cwdu_submit(&ce->cwdu, &task)) {
+   ctx->task = (struct ppu_cwdu_task){.grid = g};
+   if (!ppu_cwdu_submit(&ce->cwdu, &ctx->task)) {
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COMPUTE, "CWDU pending pool full");
       return false;
    }
@@ -232,17 +238,55 @@ static bool run_on_workers(struct ppu_compute_engine *ce, struct ppu_grid *g,
    ce->grid = g;
    ce->workers_running = ce->worker_count;
    ce->generation++;
+   ctx->in_flight = g;
    pthread_cond_broadcast(&ce->work);
-   while (ce->workers_running)
-      pthread_cond_wait(&ce->done, &ce->lock);
-   ce->grid = NULL;
    pthread_mutex_unlock(&ce->lock);
-   ppu_cwdu_retire(&ce->cwdu, &task);
-   if (g->faulted) {
-      *fault = g->fault;
-      return false;
-   }
    return true;
+}
+
+/* True once the channel's grid has ended (then the engine is idle again). */
+static bool grid_ended(struct ppu_compute_engine *ce, bool wait)
+{
+   pthread_mutex_lock(&ce->lock);
+   while (wait && ce->workers_running)
+      pthread_cond_wait(&ce->done, &ce->lock);
+   bool ended = ce->workers_running == 0;
+   if (ended)
+      ce->grid = NULL;
+   pthread_mutex_unlock(&ce->lock);
+   return ended;
+}
+
+/* Releases an ended grid; false with *fault when it faulted. */
+static bool finish_grid(struct ppu_compute_engine *ce, struct ppu_compute_context *ctx,
+                        struct ppu_fault *fault)
+{
+   struct ppu_grid *g = ctx->in_flight;
+   ppu_cwdu_retire(&ce->cwdu, &ctx->task);
+   ctx->in_flight = NULL;
+   bool ok = !g->faulted;
+   if (!ok && fault)
+      *fault = g->fault;
+   free_grid(g);
+   return ok;
+}
+
+void ppu_compute_engine_set_grid_end_hook(struct ppu_compute_engine *ce, void (*fn)(void *),
+                                          void *user)
+{
+   pthread_mutex_lock(&ce->lock);
+   ce->on_grid_end = fn;
+   ce->on_grid_end_user = user;
+   pthread_mutex_unlock(&ce->lock);
+}
+
+void ppu_compute_engine_channel_finish(struct ppu_compute_engine *ce,
+                                       struct ppu_compute_context *ctx)
+{
+   if (!ctx->in_flight)
+      return;
+   grid_ended(ce, true);
+   finish_grid(ce, ctx, NULL);
 }
 
 static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_compute_context *ctx,
@@ -253,6 +297,17 @@ static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_c
                     "QMD address 0x%llx is not 256-byte aligned", (unsigned long long)ctx->qmd_va);
       return PPU_METHOD_FAULT;
    }
+   if (ctx->in_flight) {
+      if (!grid_ended(ce, false))
+         return PPU_METHOD_STALL;
+      return finish_grid(ce, ctx, fault) ? PPU_METHOD_DONE : PPU_METHOD_FAULT;
+   }
+   /* One grid at a time: another channel's LAUNCH waits for the engine. */
+   pthread_mutex_lock(&ce->lock);
+   bool busy = ce->grid != NULL;
+   pthread_mutex_unlock(&ce->lock);
+   if (busy)
+      return PPU_METHOD_STALL;
    struct ppu_qmd q;
    if (!ppu_mmu_read(&ce->mmu, pd_pa, ctx->qmd_va, &q, sizeof(q), fault))
       return PPU_METHOD_FAULT;
@@ -284,10 +339,19 @@ static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_c
    g->timer = ce->timer;
    g->watchdog_budget = ce->cfg.watchdog_warp_instructions;
    ppu_counter_add(ce->counters, PPU_COUNTER_COMPUTE_GRIDS, 1);
-   bool ok = load_constant_banks(ce, &q, g, fault) &&
-             (g->workgroup_count == 0 || run_on_workers(ce, g, fault));
-   free_grid(g);
-   return ok ? PPU_METHOD_DONE : PPU_METHOD_FAULT;
+   if (!load_constant_banks(ce, &q, g, fault)) {
+      free_grid(g);
+      return PPU_METHOD_FAULT;
+   }
+   if (g->workgroup_count == 0) {
+      free_grid(g);
+      return PPU_METHOD_DONE;
+   }
+   if (!start_on_workers(ce, ctx, g, fault)) {
+      free_grid(g);
+      return PPU_METHOD_FAULT;
+   }
+   return PPU_METHOD_STALL; /* executed again until the grid has ended */
 }
 
 enum ppu_method_status ppu_compute_engine_method(struct ppu_compute_engine *ce,

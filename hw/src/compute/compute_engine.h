@@ -30,6 +30,11 @@
 struct ppu_compute_context {
    uint64_t qmd_va;
    uint64_t indirect_va;
+   /* The channel's grid while it runs on the workers. LAUNCH returns STALL
+    * until it has ended, so the channel goes no further (work of a channel
+    * completes in order) while the model thread serves other channels. */
+   struct ppu_grid *in_flight;
+   struct ppu_cwdu_task task;
 };
 
 struct ppu_compute_engine {
@@ -51,7 +56,11 @@ struct ppu_compute_engine {
    uint64_t generation;
    uint32_t workers_running;
    bool quit;
-   struct ppu_grid *grid; /* the grid of the current generation */
+   struct ppu_grid *grid; /* the grid of the current generation; NULL when idle */
+   /* Called (under lock) when a grid's workers are all done, so the model
+    * thread looks at the stalled LAUNCH again at once. */
+   void (*on_grid_end)(void *user);
+   void *on_grid_end_user;
 };
 
 /* Checks the compute keys of cfg and starts the workers; 0 on success,
@@ -67,6 +76,14 @@ enum ppu_method_status ppu_compute_engine_method(struct ppu_compute_engine *ce,
                                                  struct ppu_fault *fault);
 
 /* Adds every SM's counters to values[PPU_COUNTER_COUNT]. Any thread. */
+void ppu_compute_engine_set_grid_end_hook(struct ppu_compute_engine *ce, void (*fn)(void *),
+                                          void *user);
+
+/* Before a channel's context goes away: waits for its grid, if one is still
+ * running, and releases it. */
+void ppu_compute_engine_channel_finish(struct ppu_compute_engine *ce,
+                                       struct ppu_compute_context *ctx);
+
 void ppu_compute_engine_add_counters(struct ppu_compute_engine *ce, uint64_t *values);
 
 #endif /* PPU_COMPUTE_ENGINE_H */
