@@ -25,6 +25,8 @@ static VkResult create_command_buffer(struct vkppu_device *dev, struct vkppu_com
 void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
 {
    drv_pushbuf_reset(&cmd->pb);
+   vkppu_cmd_upload_reset(cmd);
+   memset(&cmd->compute, 0, sizeof(cmd->compute));
    cmd->state = VKPPU_CMD_INITIAL;
    cmd->usage = 0;
 }
@@ -34,6 +36,7 @@ void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd)
    struct vkppu_command_pool *pool = cmd->pool;
    vkppu_command_pool_unlink(pool, cmd);
    drv_pushbuf_finish(&cmd->pb);
+   vkppu_cmd_upload_reset(cmd);
    vkppu_object_finish(&cmd->base);
    vkppu_free(&pool->alloc, cmd);
 }

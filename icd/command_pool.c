@@ -58,6 +58,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_DestroyCommandPool(VkDevice device, VkCommandPo
    /* Destroying a pool frees its command buffers (vkDestroyCommandPool). */
    while (pool->buffers)
       vkppu_command_buffer_destroy(pool->buffers);
+   vkppu_command_pool_upload_trim(pool);
    drv_pb_chunk_pool_finish(&pool->chunks);
    vkppu_object_finish(&pool->base);
    vkppu_device_free(dev, pAllocator, pool);
@@ -70,8 +71,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_ResetCommandPool(VkDevice device, VkCommand
    VKPPU_FROM_HANDLE(vkppu_command_pool, pool, commandPool);
    for (struct vkppu_command_buffer *cmd = pool->buffers; cmd; cmd = cmd->next)
       vkppu_command_buffer_reset(cmd);
-   if (flags & VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT)
+   if (flags & VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT) {
       drv_pb_chunk_pool_trim(&pool->chunks);
+      vkppu_command_pool_upload_trim(pool);
+   }
    return VK_SUCCESS;
 }
 
@@ -83,4 +86,5 @@ VKAPI_ATTR void VKAPI_CALL vkppu_TrimCommandPool(VkDevice device, VkCommandPool 
    VKPPU_FROM_HANDLE(vkppu_command_pool, pool, commandPool);
    /* Chunks held by command buffers stay; the idle ones go back to VRAM. */
    drv_pb_chunk_pool_trim(&pool->chunks);
+   vkppu_command_pool_upload_trim(pool);
 }

@@ -6,17 +6,29 @@
 #define VKPPU_CMD_BUFFER_H
 
 #include "pushbuffer.h"
+#include "shader_abi.h"
 #include "vkppu_device.h"
 
 struct vkppu_command_buffer;
+struct vkppu_pipeline;
+
+/* Upload memory (cmd_upload.c): host-mapped GPU memory a command buffer
+ * writes per-command data into while recording (QMDs, constant banks). Its
+ * chunks belong to the command buffer until it is reset, then go back to
+ * the pool's free list, like pushbuffer chunks. */
+struct vkppu_upload_chunk {
+   struct drv_bo *bo;
+   struct vkppu_upload_chunk *next;
+};
 
 struct vkppu_command_pool {
    struct vkppu_object base;
    VkAllocationCallbacks alloc; /* for its command buffers */
    VkCommandPoolCreateFlags flags;
    uint32_t queue_family;
-   struct drv_pb_chunk_pool chunks;      /* recycled between recordings */
-   struct vkppu_command_buffer *buffers; /* every buffer allocated from it */
+   struct drv_pb_chunk_pool chunks;        /* recycled between recordings */
+   struct vkppu_command_buffer *buffers;   /* every buffer allocated from it */
+   struct vkppu_upload_chunk *free_upload; /* recycled upload chunks */
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_command_pool, VkCommandPool)
 
@@ -35,6 +47,16 @@ struct vkppu_command_buffer {
    VkCommandBufferUsageFlags usage;
    struct drv_pushbuf pb;
    struct vkppu_command_buffer *prev, *next; /* in the pool's list */
+   struct vkppu_upload_chunk *upload;        /* owned; the current one first */
+   uint32_t upload_used;                     /* bytes used of the current chunk */
+   /* Compute state the next dispatch snapshots into constant bank 0
+    * (driver/shader_abi.h); cmd_compute.c. */
+   struct {
+      const struct vkppu_pipeline *pipeline;
+      uint64_t set_va[DRV_ABI_MAX_SETS];
+      uint32_t dynamic_offsets[DRV_ABI_MAX_DYNAMIC_BUFFERS];
+      uint8_t push_constants[DRV_ABI_PUSH_CONSTANTS_SIZE];
+   } compute;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_command_buffer, VkCommandBuffer)
 
@@ -50,5 +72,15 @@ void vkppu_command_pool_unlink(struct vkppu_command_pool *pool, struct vkppu_com
 /* Back to the initial state, chunks returned to the pool (command_buffer.c). */
 void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd);
 void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd);
+
+/* `size` bytes of upload memory aligned to `align` (a power of two up to
+ * 4096); false after an allocation failure, which is kept in pb.error and
+ * reported by vkEndCommandBuffer. */
+bool vkppu_cmd_upload_alloc(struct vkppu_command_buffer *cmd, uint32_t size, uint32_t align,
+                            uint64_t *va, void **map);
+/* Gives the command buffer's upload chunks back to its pool. */
+void vkppu_cmd_upload_reset(struct vkppu_command_buffer *cmd);
+/* Frees the pool's idle upload chunks (trim, destroy). */
+void vkppu_command_pool_upload_trim(struct vkppu_command_pool *pool);
 
 #endif

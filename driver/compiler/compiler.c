@@ -1,0 +1,215 @@
+/* drv_compile_compute (compiler.h): parse and specialize the SPIR-V
+ * (vkppu_spirv), translate the entry point to IR (translate_*.c), allocate
+ * registers (regalloc.c), resolve labels and encode (hw/src/isa.c). */
+#include "compiler.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "ppu/qmd.h"
+#include "optimize.h"
+#include "regalloc.h"
+#include "translate.h"
+
+static int fail(char *err, size_t err_size, const char *msg)
+{
+   snprintf(err, err_size, "%s", msg);
+   return 1;
+}
+
+static bool specialize(struct spirv_module *m, const struct drv_compile_request *req,
+                       struct spirv_error *e)
+{
+   if (!req->spec_count)
+      return true;
+   struct spirv_specialization_entry *entries = calloc(req->spec_count, sizeof(*entries));
+   uint64_t *data = calloc(req->spec_count, sizeof(*data));
+   bool ok = entries && data;
+   for (uint32_t i = 0; ok && i < req->spec_count; i++) {
+      entries[i].constant_id = req->spec[i].id;
+      entries[i].offset = i * 8;
+      entries[i].size = req->spec[i].size;
+      data[i] = req->spec[i].bits; /* little-endian host: the low bytes first */
+   }
+   if (ok)
+      ok = spirv_module_specialize(m, entries, req->spec_count, data,
+                                   req->spec_count * sizeof(*data), e);
+   else
+      snprintf(e->message, sizeof(e->message), "compiler: out of memory");
+   free(entries);
+   free(data);
+   return ok;
+}
+
+/* Label addresses (byte offsets from the program start) and encoding. */
+static bool encode(const struct ir_program *p, struct drv_shader_binary *out)
+{
+   uint32_t *label_addr = calloc(p->label_count, sizeof(*label_addr));
+   uint32_t real = 0;
+   if (!label_addr)
+      return false;
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      if (p->insns[i].is_label)
+         label_addr[p->insns[i].label] = real * PPU_INSN_BYTES;
+      else
+         real++;
+   }
+   out->code = calloc((size_t)(real ? real : 1) * PPU_INSN_WORDS, sizeof(uint32_t));
+   if (!out->code) {
+      free(label_addr);
+      return false;
+   }
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      const struct ir_insn *in = &p->insns[i];
+      if (in->is_label)
+         continue;
+      struct ppu_insn_fields f = in->f;
+      if (in->label)
+         f.imm = label_addr[in->label];
+      ppu_insn_encode(&f, &out->code[n * PPU_INSN_WORDS]);
+      n++;
+   }
+   out->code_words = n * PPU_INSN_WORDS;
+   free(label_addr);
+   return true;
+}
+
+static void print_isa(const struct drv_shader_binary *bin)
+{
+   size_t size = (size_t)bin->code_words * 40 + 64;
+   char *text = malloc(size);
+   if (!text)
+      return;
+   ppu_disasm_program(bin->code, (size_t)bin->code_words * 4, text, size);
+   fprintf(stderr, "vkppu: compiled program (%u registers, %u B shared, %u B local)\n%s",
+           bin->register_count, bin->shared_memory_size, bin->local_memory_size, text);
+   free(text);
+}
+
+/* Translates, optimizes, allocates and encodes the entry point. Returns
+ * 0, 1 on an error, or COMPILE_OUT_OF_REGISTERS. */
+#define COMPILE_OUT_OF_REGISTERS 2
+static int compile_entry(struct spirv_module *m, const struct drv_compile_request *req,
+                         const struct spirv_entry_point *ep, const char *name, bool promote_locals,
+                         struct drv_shader_binary *out, char *err, size_t err_size)
+{
+   int rc = 1;
+   struct ir_program ir;
+   ir_init(&ir);
+   struct xl_ctx c;
+   memset(&c, 0, sizeof(c));
+   c.m = m;
+   c.req = req;
+   c.ir = &ir;
+   c.err = err;
+   c.err_size = err_size;
+   c.bound = spirv_module_bound(m);
+   c.global_ptrs = calloc(c.bound, sizeof(*c.global_ptrs));
+   if (!c.global_ptrs) {
+      fail(err, err_size, "compiler: out of memory");
+      goto done;
+   }
+   const struct spirv_function *fn = spirv_function_by_id(m, ep->function_id);
+   if (!xl_setup_globals(&c) || !xl_translate_entry(&c, fn))
+      goto done;
+   ir_emit(&ir, PPU_OP_EXIT); /* every path has exited already; a safe end */
+   if (ir.out_of_memory) {
+      fail(err, err_size, "compiler: out of memory");
+      goto done;
+   }
+   if (c.shared_size > 49152u) {
+      snprintf(err, err_size, "compiler: %u bytes of shared memory exceed 49152", c.shared_size);
+      goto done;
+   }
+   if (c.local_size > PPU_QMD_LOCAL_MAX_SIZE) {
+      snprintf(err, err_size, "compiler: %u bytes of local memory per invocation exceed %u",
+               c.local_size, PPU_QMD_LOCAL_MAX_SIZE);
+      goto done;
+   }
+   if (ir_optimize(&ir, promote_locals))
+      c.local_size = 0;
+   if (req->debug_flags & DRV_COMPILE_DEBUG_PRINT_IR) {
+      fprintf(stderr, "vkppu: IR of \"%s\"\n", name);
+      ir_print(&ir, stderr);
+   }
+   uint32_t max_regs = req->max_registers ? req->max_registers : PPU_REG_COUNT_MAX;
+   if (!regalloc_run(&ir, max_regs, &out->register_count, err, err_size)) {
+      rc = ir.out_of_memory ? 1 : COMPILE_OUT_OF_REGISTERS;
+      goto done;
+   }
+   if (!encode(&ir, out)) {
+      fail(err, err_size, "compiler: out of memory");
+      goto done;
+   }
+   out->shared_memory_size = (c.shared_size + 15) & ~15u;
+   out->local_memory_size = (c.local_size + 15) & ~15u;
+   if (req->debug_flags & DRV_COMPILE_DEBUG_PRINT_ISA)
+      print_isa(out);
+   rc = 0;
+done:
+   free(c.global_ptrs);
+   free(c.pool);
+   ir_free(&ir);
+   return rc;
+}
+
+int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader_binary *out,
+                        char *err, size_t err_size)
+{
+   char scratch[8];
+   if (!err || !err_size) {
+      err = scratch;
+      err_size = sizeof(scratch);
+   }
+   err[0] = '\0';
+   if (!req || !out)
+      return fail(err, err_size, "compiler: no request");
+   memset(out, 0, sizeof(*out));
+   if (!req->spirv || !req->word_count)
+      return fail(err, err_size, "compiler: empty SPIR-V module");
+   struct spirv_error e;
+   memset(&e, 0, sizeof(e));
+   struct spirv_module *m = spirv_module_parse(req->spirv, req->word_count, &e);
+   if (!m)
+      return fail(err, err_size, e.message);
+   int rc = 1;
+   if (!specialize(m, req, &e)) {
+      fail(err, err_size, e.message);
+      goto done;
+   }
+   const char *name = req->entry_point ? req->entry_point : "main";
+   const struct spirv_entry_point *ep =
+       spirv_find_entry_point(m, name, SPIRV_EXECUTION_MODEL_GLCompute);
+   if (!ep) {
+      snprintf(err, err_size, "compiler: no GLCompute entry point named \"%s\"", name);
+      goto done;
+   }
+   if (!spirv_entry_point_workgroup_size(m, ep, out->workgroup_size, &e)) {
+      fail(err, err_size, e.message);
+      goto done;
+   }
+   /* Promoting local variables to registers raises register pressure:
+    * when that does not fit, keep them in local memory instead. */
+   rc = compile_entry(m, req, ep, name, true, out, err, err_size);
+   if (rc == COMPILE_OUT_OF_REGISTERS) {
+      drv_shader_binary_free(out);
+      rc = compile_entry(m, req, ep, name, false, out, err, err_size) ? 1 : 0;
+   }
+done:
+   if (rc)
+      drv_shader_binary_free(out);
+   spirv_module_destroy(m);
+   return rc;
+}
+
+void drv_shader_binary_free(struct drv_shader_binary *bin)
+{
+   if (!bin)
+      return;
+   free(bin->code);
+   bin->code = NULL;
+   bin->code_words = 0;
+}

@@ -1,0 +1,81 @@
+/* The compiler's intermediate form: a linear list of PPU instructions whose
+ * register operands are virtual registers (vregs), plus labels.
+ *
+ * Why machine-level rather than a higher IR: the SPIR-V front end already
+ * gives typed, structured, validated input, so translation selects PPU
+ * instructions directly (instruction selection happens in translate_*.c)
+ * and the later stages (register allocation, label resolution, encoding)
+ * only need to know which operands are registers and where each thread can
+ * continue after an instruction. The reconvergence instructions (SSY, PBK,
+ * PCNT, SYNC, BRK, CONT, CALL, RET) are emitted during translation, each
+ * carrying the label where the executing thread continues, so liveness
+ * follows a single thread's path (docs/isa.md "Control flow and
+ * reconvergence"; registers are per thread and inactive lanes never write).
+ */
+#ifndef DRV_COMPILER_IR_H
+#define DRV_COMPILER_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ppu/isa.h"
+
+#define IR_NO_VREG 0u
+#define IR_NO_LABEL 0u
+
+struct ir_insn {
+   struct ppu_insn_fields f; /* register fields are filled in by allocation */
+   uint32_t dst;             /* vreg written through rd, IR_NO_VREG when none */
+   uint32_t src[3];          /* vregs read through ra, rb, rc; IR_NO_VREG keeps the field */
+   bool is_label;            /* a label pseudo instruction (no code) */
+   uint32_t label;           /* is_label: its id; BRA/SSY/PBK/PCNT/CALL: the target */
+   /* SYNC, BRK, CONT, RET: the label where the executing thread resumes
+    * (the merge, loop exit, continue block or call return). */
+   uint32_t resume;
+};
+
+/* A byte range of local memory that some access addresses dynamically. */
+struct ir_range {
+   uint32_t start, end;
+};
+
+struct ir_program {
+   struct ir_insn *insns;
+   uint32_t insn_count, insn_cap;
+   uint8_t *vreg_size; /* registers per vreg (1, 2 or 4), index 0 unused */
+   uint32_t vreg_count, vreg_cap;
+   uint32_t label_count;
+   struct ir_range *dynamic_local; /* see ir_mark_dynamic_local */
+   /* Vregs at or above this id stand for promoted local variables
+    * (optimize.c): assignable storage, never SSA values, even when written
+    * once (a read in a loop may see the previous iteration's write). */
+   uint32_t first_variable_vreg;
+   uint32_t dynamic_local_count, dynamic_local_cap;
+   bool out_of_memory;
+};
+
+void ir_init(struct ir_program *p);
+void ir_free(struct ir_program *p);
+uint32_t ir_new_vreg(struct ir_program *p, unsigned regs);
+uint32_t ir_new_label(struct ir_program *p);
+/* Appends an instruction and returns it (a static dummy when out of
+ * memory, so callers need not check; p->out_of_memory reports it). */
+struct ir_insn *ir_emit(struct ir_program *p, enum ppu_op op);
+void ir_emit_label(struct ir_program *p, uint32_t label);
+/* Records that [start, end) of local memory is accessed through a dynamic
+ * address, so optimize.c does not promote it to registers. */
+void ir_mark_dynamic_local(struct ir_program *p, uint32_t start, uint32_t end);
+/* Moves insns [from, insn_count) to position at, shifting the rest. */
+void ir_move_tail(struct ir_program *p, uint32_t from, uint32_t at);
+
+/* Thread-level successors of instruction i: up to two instruction indices
+ * (UINT32_MAX when none). label_pos maps label ids to instruction indices. */
+void ir_successors(const struct ir_program *p, const uint32_t *label_pos, uint32_t i,
+                   uint32_t succ[2]);
+/* Index of each label's pseudo instruction (UINT32_MAX when absent). */
+uint32_t *ir_label_positions(const struct ir_program *p);
+
+void ir_print(const struct ir_program *p, FILE *out);
+
+#endif /* DRV_COMPILER_IR_H */

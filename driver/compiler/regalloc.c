@@ -1,0 +1,151 @@
+/* See regalloc.h. */
+#include "regalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct interval {
+   uint32_t vreg, start, end;
+};
+
+static int interval_by_start(const void *a, const void *b)
+{
+   const struct interval *x = a, *y = b;
+   if (x->start != y->start)
+      return x->start < y->start ? -1 : 1;
+   return x->vreg < y->vreg ? -1 : (x->vreg > y->vreg);
+}
+
+/* Backward dataflow to a fixed point: live_in[i] = use(i) + (live_out(i) -
+ * def(i)). A guarded instruction does not kill its destination: lanes whose
+ * guard is false keep the old value. */
+static bool compute_liveness(const struct ir_program *p, const uint32_t *label_pos,
+                             uint64_t *live_in, uint32_t words)
+{
+   uint64_t *out = malloc((size_t)words * sizeof(*out));
+   if (!out)
+      return false;
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (uint32_t i = p->insn_count; i-- > 0;) {
+         const struct ir_insn *in = &p->insns[i];
+         uint32_t succ[2];
+         ir_successors(p, label_pos, i, succ);
+         memset(out, 0, (size_t)words * sizeof(*out));
+         for (int s = 0; s < 2; s++)
+            if (succ[s] != UINT32_MAX)
+               for (uint32_t w = 0; w < words; w++)
+                  out[w] |= live_in[(size_t)succ[s] * words + w];
+         if (in->dst && (in->f.guard & 7u) == PPU_PT)
+            out[in->dst / 64] &= ~(1ull << (in->dst % 64));
+         for (int s = 0; s < 3; s++)
+            if (in->src[s])
+               out[in->src[s] / 64] |= 1ull << (in->src[s] % 64);
+         uint64_t *cur = &live_in[(size_t)i * words];
+         if (memcmp(cur, out, (size_t)words * sizeof(*out))) {
+            memcpy(cur, out, (size_t)words * sizeof(*out));
+            changed = true;
+         }
+      }
+   }
+   free(out);
+   return true;
+}
+
+static void rewrite_fields(struct ir_program *p, const uint8_t *phys)
+{
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      struct ir_insn *in = &p->insns[i];
+      if (in->dst)
+         in->f.rd = phys[in->dst];
+      if (in->src[0])
+         in->f.ra = phys[in->src[0]];
+      if (in->src[1])
+         in->f.rb = phys[in->src[1]];
+      if (in->src[2])
+         in->f.rc = phys[in->src[2]];
+   }
+}
+
+bool regalloc_run(struct ir_program *p, uint32_t max_registers, uint32_t *register_count, char *err,
+                  size_t err_size)
+{
+   uint32_t nv = p->vreg_count, words = (nv + 63) / 64;
+   uint32_t *label_pos = ir_label_positions(p);
+   uint64_t *live_in = calloc((size_t)p->insn_count * words + 1, sizeof(uint64_t));
+   struct interval *iv = calloc(nv, sizeof(*iv));
+   uint8_t *phys = calloc(nv, 1);
+   bool ok = false;
+   if (!label_pos || !live_in || !iv || !phys || !compute_liveness(p, label_pos, live_in, words)) {
+      snprintf(err, err_size, "compiler: out of memory in register allocation");
+      goto done;
+   }
+   for (uint32_t v = 0; v < nv; v++) {
+      iv[v].vreg = v;
+      iv[v].start = UINT32_MAX;
+      iv[v].end = 0;
+   }
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      const struct ir_insn *in = &p->insns[i];
+      const uint64_t *set = &live_in[(size_t)i * words];
+      for (uint32_t w = 0; w < words; w++) {
+         for (uint64_t bits = set[w]; bits; bits &= bits - 1) {
+            uint32_t v = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (iv[v].start > i)
+               iv[v].start = i;
+            if (iv[v].end < i)
+               iv[v].end = i;
+         }
+      }
+      if (in->dst) {
+         if (iv[in->dst].start > i)
+            iv[in->dst].start = i;
+         if (iv[in->dst].end < i)
+            iv[in->dst].end = i;
+      }
+   }
+   qsort(iv + 1, nv - 1, sizeof(*iv), interval_by_start);
+   /* busy_until[r]: last instruction index at which register r is taken. */
+   int64_t busy_until[PPU_REG_COUNT_MAX];
+   for (unsigned r = 0; r < PPU_REG_COUNT_MAX; r++)
+      busy_until[r] = -1;
+   uint32_t limit = max_registers < PPU_REG_COUNT_MAX ? max_registers : PPU_REG_COUNT_MAX;
+   uint32_t used = 1;
+   for (uint32_t k = 1; k < nv; k++) {
+      const struct interval *it = &iv[k];
+      if (it->start == UINT32_MAX)
+         continue; /* never written nor read */
+      unsigned size = p->vreg_size[it->vreg];
+      bool placed = false;
+      for (uint32_t r = 0; r + size <= limit; r += size) {
+         bool free_here = true;
+         for (unsigned j = 0; j < size; j++)
+            if (busy_until[r + j] >= (int64_t)it->start)
+               free_here = false;
+         if (!free_here)
+            continue;
+         for (unsigned j = 0; j < size; j++)
+            busy_until[r + j] = it->end;
+         phys[it->vreg] = (uint8_t)r;
+         if (r + size > used)
+            used = r + size;
+         placed = true;
+         break;
+      }
+      if (!placed) {
+         snprintf(err, err_size,
+                  "compiler: the shader needs more than %u registers (no spilling yet)", limit);
+         goto done;
+      }
+   }
+   rewrite_fields(p, phys);
+   *register_count = used;
+   ok = true;
+done:
+   free(label_pos);
+   free(live_in);
+   free(iv);
+   free(phys);
+   return ok;
+}

@@ -1,0 +1,170 @@
+/* SPIR-V to IR translation (instruction selection): shared context of the
+ * translate_*.c files. Every SPIR-V value is flattened into its scalar
+ * leaves (vector components, matrix columns' components, struct members,
+ * array elements), one vreg per leaf (two for 64-bit leaves). Booleans are
+ * 32-bit 0/1 values in registers; comparisons go through predicate P0,
+ * which is scratch: it never lives across two translated instructions. */
+#ifndef DRV_COMPILER_TRANSLATE_H
+#define DRV_COMPILER_TRANSLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler.h"
+#include "ir.h"
+#include "spirv_module.h"
+
+#define XL_MAX_LEAVES 1024u
+#define XL_MAX_INLINE_DEPTH 16u
+#define XL_MAX_CONSTRUCT_DEPTH 32u
+
+struct xl_val {
+   uint32_t first; /* index into ctx->pool */
+   uint32_t count;
+   bool set;
+};
+
+enum xl_ptr_kind {
+   XL_PTR_NONE,
+   XL_PTR_GLOBAL,  /* 64-bit address: storage/uniform buffers */
+   XL_PTR_PUSH,    /* constant bank 0 offset */
+   XL_PTR_SHARED,  /* shared memory offset */
+   XL_PTR_LOCAL,   /* per-thread local memory offset (Function variables) */
+   XL_PTR_BUILTIN, /* an Input built-in */
+};
+
+struct xl_ptr {
+   enum xl_ptr_kind kind;
+   bool set;
+   uint32_t base;   /* GLOBAL: 64-bit vreg; others: none */
+   uint32_t dyn;    /* 32-bit vreg of a dynamic byte offset, or none */
+   uint32_t range;  /* GLOBAL from a descriptor: 32-bit vreg of its range */
+   uint32_t offset; /* constant byte offset */
+   uint32_t type;   /* pointee type id */
+   uint32_t matrix_stride;
+   bool row_major;
+   bool explicit_layout; /* offsets from decorations (buffers), else natural */
+   uint32_t builtin;     /* BUILTIN: enum spirv_built_in_value */
+   uint32_t component;   /* BUILTIN: selected component, UINT32_MAX for whole */
+   /* LOCAL: the whole variable's bytes (for ir_mark_dynamic_local). */
+   uint32_t region_start, region_end;
+   /* Descriptor arrays: the variable's binding before an element is chosen. */
+   const struct drv_binding_layout *binding;
+};
+
+struct xl_scalar {
+   bool is_float, is_bool, is_signed;
+   uint32_t width; /* bits */
+};
+
+struct xl_scope {
+   const struct spirv_function *fn;
+   struct xl_val *vals; /* by id */
+   struct xl_ptr *ptrs; /* by id */
+   uint32_t *labels;    /* by block index within fn: entry label */
+   uint32_t *heads;     /* loop headers: label after PBK */
+   uint8_t *ctx_depth;  /* construct stack per block */
+   uint32_t *ctx_stack; /* [block * XL_MAX_CONSTRUCT_DEPTH + k]: header block index */
+   bool *reached;
+   bool is_entry;
+   struct xl_val ret; /* inlined callee: vregs of the return value */
+   uint32_t ret_label;
+};
+
+struct xl_ctx {
+   struct spirv_module *m;
+   const struct drv_compile_request *req;
+   struct ir_program *ir;
+   char *err;
+   size_t err_size;
+   bool failed;
+   uint32_t bound;
+   uint32_t *pool;
+   uint32_t pool_count, pool_cap;
+   struct xl_ptr *global_ptrs; /* by id */
+   struct xl_scope *scope;
+   uint32_t depth;
+   uint32_t prologue_end; /* instructions [0, prologue_end) run first */
+   uint32_t set_base[DRV_ABI_MAX_SETS];
+   uint32_t shared_size, local_size;
+   uint32_t cur_word; /* word offset of the instruction being translated */
+   uint32_t cur_opcode;
+};
+
+/* Records the first failure: "compiler: word N (OpX): ...". */
+void xl_fail(struct xl_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Types. */
+bool xl_scalar_of(struct xl_ctx *c, uint32_t type, struct xl_scalar *s);
+uint32_t xl_leaf_count(struct xl_ctx *c, uint32_t type);
+/* Leaf i's scalar type id. */
+uint32_t xl_leaf_type(struct xl_ctx *c, uint32_t type, uint32_t i);
+/* First leaf and subtype of a composite index (OpCompositeExtract). */
+bool xl_leaf_index(struct xl_ctx *c, uint32_t type, uint32_t index, uint32_t *first,
+                   uint32_t *subtype);
+unsigned xl_scalar_regs(struct xl_ctx *c, uint32_t scalar_type);
+
+/* Values. */
+struct xl_val xl_new_val(struct xl_ctx *c, uint32_t type);
+uint32_t xl_comp(struct xl_ctx *c, struct xl_val v, uint32_t i);
+/* The value of id (constants are materialized at the current position). */
+struct xl_val xl_get(struct xl_ctx *c, uint32_t id);
+void xl_set(struct xl_ctx *c, uint32_t id, struct xl_val v);
+struct xl_val xl_constant(struct xl_ctx *c, uint32_t id);
+uint32_t xl_imm32(struct xl_ctx *c, uint32_t bits);
+void xl_mov(struct xl_ctx *c, uint32_t dst, uint32_t src, unsigned regs);
+
+/* IR helpers. */
+struct ir_insn *xl_op(struct xl_ctx *c, enum ppu_op op, enum ppu_type type, uint32_t dst,
+                      uint32_t a, uint32_t b);
+struct ir_insn *xl_op_imm(struct xl_ctx *c, enum ppu_op op, enum ppu_type type, uint32_t dst,
+                          uint32_t a, uint32_t imm);
+/* P0 = (v != 0) for a 32-bit bool vreg. */
+void xl_bool_to_p0(struct xl_ctx *c, uint32_t v);
+/* A new bool vreg = P0. */
+uint32_t xl_p0_to_bool(struct xl_ctx *c);
+/* Runs emitted code [from, end) at the end of the prologue. */
+void xl_hoist_to_prologue(struct xl_ctx *c, uint32_t from);
+
+/* Per-area translators: return false when inst is not theirs. */
+bool xl_translate_alu(struct xl_ctx *c, const struct spirv_inst *inst);
+bool xl_translate_memory(struct xl_ctx *c, const struct spirv_inst *inst);
+bool xl_translate_glsl(struct xl_ctx *c, const struct spirv_inst *inst);
+bool xl_translate_subgroup(struct xl_ctx *c, const struct spirv_inst *inst);
+bool xl_translate_composite(struct xl_ctx *c, const struct spirv_inst *inst);
+bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst);
+
+/* Memory helpers shared by translate_memory.c and translate_atomic.c. */
+/* The memory a pointer id names; NULL (after xl_fail) when unsupported. */
+const struct xl_ptr *xl_ptr_of(struct xl_ctx *c, uint32_t id);
+/* The register operand addressing p's memory: a 64-bit pair for GLOBAL, a
+ * 32-bit offset (or none) for the others. */
+uint32_t xl_address_of(struct xl_ctx *c, const struct xl_ptr *p);
+/* Accesses through p are bounds-checked (robust buffer access). */
+bool xl_is_checked(struct xl_ctx *c, const struct xl_ptr *p);
+/* P0 = [dyn + offset, + bytes) lies within a checked buffer's range. */
+void xl_bounds_check_p0(struct xl_ctx *c, const struct xl_ptr *p, uint32_t offset, uint32_t bytes);
+/* Loads or stores one scalar register of memory type ty at addr + offset. */
+void xl_mem_scalar(struct xl_ctx *c, const struct xl_ptr *p, uint32_t addr, uint32_t offset,
+                   uint32_t reg, bool is_store, enum ppu_type ty);
+/* Component k of an Input built-in. */
+uint32_t xl_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k);
+
+/* Global variables (buffers, push constants, shared memory, built-ins). */
+bool xl_setup_globals(struct xl_ctx *c);
+/* The 64-bit address held by a PhysicalStorageBuffer pointer id that was
+ * made by an access chain (false when id is no such pointer). */
+bool xl_pointer_value(struct xl_ctx *c, uint32_t id, struct xl_val *out);
+/* A Function-storage variable in local memory. */
+void xl_function_variable(struct xl_ctx *c, const struct spirv_inst *inst);
+
+/* Control flow: translates the entry point into c->ir. */
+bool xl_translate_entry(struct xl_ctx *c, const struct spirv_function *fn);
+
+static inline uint32_t xl_word(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t i)
+{
+   return spirv_inst_operand_word(c->m, inst, i);
+}
+
+#endif /* DRV_COMPILER_TRANSLATE_H */

@@ -1,0 +1,658 @@
+/* Arithmetic, logic, comparisons, conversions and composites
+ * (translate.h): instruction selection for SPIR-V spec 3.52.11-3.52.15.
+ * Vectors and matrices are handled one leaf at a time. */
+#include <string.h>
+
+#include "translate.h"
+
+static enum ppu_type int_type(const struct xl_scalar *s, bool is_signed)
+{
+   if (s->width == 64)
+      return is_signed ? PPU_TYPE_S64 : PPU_TYPE_U64;
+   return is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32;
+}
+
+/* 16-bit floats are computed in F32 (see prepared_operand). */
+static enum ppu_type float_type(const struct xl_scalar *s)
+{
+   return s->width == 64 ? PPU_TYPE_F64 : PPU_TYPE_F32;
+}
+
+static enum ppu_type bits_type(const struct xl_scalar *s)
+{
+   return s->width == 64 ? PPU_TYPE_U64 : PPU_TYPE_U32;
+}
+
+/* 8- and 16-bit integers live in 32-bit registers, extended per their
+ * type's signedness; operations whose result depends on the high bits
+ * re-extend their operands, and narrow results are re-extended. 16-bit
+ * floats are computed in 32-bit and rounded back, which is exact for the
+ * basic operations (24 >= 2 * 11 + 2 bits, so no double-rounding error). */
+static uint32_t extend_narrow(struct xl_ctx *c, uint32_t v, uint32_t width, bool is_signed)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op_imm(c, PPU_OP_BFE, is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32, d, v, width << 8);
+   return d;
+}
+
+static uint32_t half_convert(struct xl_ctx *c, uint32_t v, bool to_half)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   struct ir_insn *i = xl_op(c, PPU_OP_CVT, to_half ? PPU_TYPE_F16 : PPU_TYPE_F32, d, v, 0);
+   i->f.type2 = to_half ? PPU_TYPE_F32 : PPU_TYPE_F16;
+   i->f.subop = PPU_ROUND_RN;
+   return d;
+}
+
+static bool is_narrow_int(const struct xl_scalar *s)
+{
+   return !s->is_float && !s->is_bool && s->width < 32;
+}
+
+static bool is_half(const struct xl_scalar *s)
+{
+   return s->is_float && s->width == 16;
+}
+
+/* Operations whose result depends on the bits above a narrow value. */
+static bool reads_high_bits(enum ppu_op op)
+{
+   return op == PPU_OP_IDIV || op == PPU_OP_IREM || op == PPU_OP_SHR || op == PPU_OP_IMIN ||
+          op == PPU_OP_IMAX || op == PPU_OP_ISETP;
+}
+
+static bool is_signed_type(enum ppu_type t)
+{
+   return t == PPU_TYPE_S32 || t == PPU_TYPE_S64;
+}
+
+/* Leaf k of operand i, prepared for op at type ty. */
+static uint32_t prepared_operand(struct xl_ctx *c, const struct xl_scalar *os, struct xl_val v,
+                                 uint32_t k, enum ppu_op op, enum ppu_type ty)
+{
+   uint32_t x = xl_comp(c, v, k);
+   if (is_narrow_int(os) && reads_high_bits(op))
+      return extend_narrow(c, x, os->width, is_signed_type(ty));
+   if (is_half(os) && ty == PPU_TYPE_F32)
+      return half_convert(c, x, false);
+   return x;
+}
+
+/* Writes r into dst, re-extending or rounding for a narrow result type. */
+static void finish_result(struct xl_ctx *c, const struct xl_scalar *rs, uint32_t dst, uint32_t r)
+{
+   if (is_narrow_int(rs))
+      r = extend_narrow(c, r, rs->width, rs->is_signed);
+   else if (is_half(rs))
+      r = half_convert(c, r, true);
+   xl_mov(c, dst, r, c->ir->vreg_size[dst]);
+}
+
+static struct xl_scalar operand_scalar(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t i)
+{
+   struct xl_scalar s;
+   if (!xl_scalar_of(c, spirv_id_type(c->m, xl_word(c, inst, i)), &s))
+      xl_fail(c, "unsupported operand type");
+   return s;
+}
+
+/* d_k = op(a_k, b_k) for every leaf. */
+static void binary(struct xl_ctx *c, const struct spirv_inst *inst, enum ppu_op op,
+                   enum ppu_type ty)
+{
+   struct xl_scalar os = operand_scalar(c, inst, 0), rs;
+   xl_scalar_of(c, inst->result_type, &rs);
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   bool plain = !is_narrow_int(&rs) && !is_half(&rs);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t x = prepared_operand(c, &os, a, k, op, ty);
+      uint32_t y = prepared_operand(c, &os, b, k, op, ty);
+      uint32_t r = plain ? xl_comp(c, d, k) : ir_new_vreg(c->ir, 1);
+      xl_op(c, op, ty, r, x, y);
+      if (!plain)
+         finish_result(c, &rs, xl_comp(c, d, k), r);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+/* Shifts take the count in operand b with the value's width, so a count of
+ * another width (SPIR-V allows any) is converted first. */
+static void shift(struct xl_ctx *c, const struct spirv_inst *inst, const struct xl_scalar *s,
+                  enum ppu_op op, enum ppu_type ty)
+{
+   struct xl_scalar sb = operand_scalar(c, inst, 1);
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t count = xl_comp(c, b, k);
+      if (sb.width != s->width) {
+         uint32_t w = ir_new_vreg(c->ir, s->width == 64 ? 2 : 1);
+         struct ir_insn *i =
+             xl_op(c, PPU_OP_CVT, s->width == 64 ? PPU_TYPE_U64 : PPU_TYPE_U32, w, count, 0);
+         i->f.type2 = sb.width == 64 ? PPU_TYPE_U64 : PPU_TYPE_U32;
+         count = w;
+      }
+      if (is_narrow_int(s)) {
+         /* Extend per the shift's kind, shift, then wrap to the width. */
+         uint32_t x = prepared_operand(c, s, a, k, op, ty), r = ir_new_vreg(c->ir, 1);
+         xl_op(c, op, ty, r, x, count);
+         finish_result(c, s, xl_comp(c, d, k), r);
+         continue;
+      }
+      xl_op(c, op, ty, xl_comp(c, d, k), xl_comp(c, a, k), count);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void unary(struct xl_ctx *c, const struct spirv_inst *inst, enum ppu_op op, enum ppu_type ty)
+{
+   struct xl_scalar rs;
+   xl_scalar_of(c, inst->result_type, &rs);
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      if (is_narrow_int(&rs)) {
+         uint32_t r = ir_new_vreg(c->ir, 1);
+         xl_op(c, op, ty, r, xl_comp(c, a, k), 0);
+         finish_result(c, &rs, xl_comp(c, d, k), r);
+      } else {
+         xl_op(c, op, ty, xl_comp(c, d, k), xl_comp(c, a, k), 0);
+      }
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void compare(struct xl_ctx *c, const struct spirv_inst *inst, enum ppu_op op,
+                    enum ppu_type ty, enum ppu_cmp cmp)
+{
+   struct xl_scalar os = operand_scalar(c, inst, 0);
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   if (is_half(&os))
+      ty = PPU_TYPE_F32;
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t x = prepared_operand(c, &os, a, k, PPU_OP_ISETP, ty);
+      uint32_t y = prepared_operand(c, &os, b, k, PPU_OP_ISETP, ty);
+      struct ir_insn *i = xl_op(c, op, ty, 0, x, y);
+      i->f.subop = cmp;
+      i->f.pd = 0;
+      uint32_t r = xl_p0_to_bool(c);
+      xl_mov(c, xl_comp(c, d, k), r, 1);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void convert(struct xl_ctx *c, const struct spirv_inst *inst, enum ppu_type dst,
+                    enum ppu_type src, enum ppu_round rnd)
+{
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      struct ir_insn *i = xl_op(c, PPU_OP_CVT, dst, xl_comp(c, d, k), xl_comp(c, a, k), 0);
+      i->f.type2 = (uint8_t)src;
+      i->f.subop = rnd;
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void smod(struct xl_ctx *c, const struct spirv_inst *inst, const struct xl_scalar *s)
+{
+   /* OpSMod takes the divisor's sign: fix up the remainder when the signs
+    * differ and it is not zero. */
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   enum ppu_type st = int_type(s, true);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      unsigned regs = s->width == 64 ? 2 : 1;
+      uint32_t bk = xl_comp(c, b, k);
+      uint32_t r = ir_new_vreg(c->ir, regs), x = ir_new_vreg(c->ir, regs),
+               sum = ir_new_vreg(c->ir, regs);
+      xl_op(c, PPU_OP_IREM, st, r, xl_comp(c, a, k), bk);
+      xl_op(c, PPU_OP_XOR, bits_type(s), x, r, bk);
+      struct ir_insn *i = xl_op(c, PPU_OP_ISETP, st, 0, x, 0);
+      i->f.rb = PPU_RZ;
+      i->f.subop = PPU_CMP_LT;
+      i->f.pd = 0;
+      i = xl_op(c, PPU_OP_ISETP, st, 0, r, 0);
+      i->f.rb = PPU_RZ;
+      i->f.subop = PPU_CMP_NE;
+      i->f.pd = 0;
+      i->f.ps = 0;
+      xl_op(c, PPU_OP_IADD, st, sum, r, bk);
+      i = xl_op(c, PPU_OP_SEL, bits_type(s), xl_comp(c, d, k), sum, r);
+      i->f.ps = 0;
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void fneg(struct xl_ctx *c, const struct spirv_inst *inst, const struct xl_scalar *s)
+{
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      if (s->width == 16)
+         xl_op_imm(c, PPU_OP_XOR, PPU_TYPE_U32, xl_comp(c, d, k), xl_comp(c, a, k), 0x8000u);
+      else if (s->width == 64) /* imm b of F64 is the high word: -1.0 */
+         xl_op_imm(c, PPU_OP_FMUL, PPU_TYPE_F64, xl_comp(c, d, k), xl_comp(c, a, k), 0xbff00000u);
+      else
+         xl_op_imm(c, PPU_OP_XOR, PPU_TYPE_U32, xl_comp(c, d, k), xl_comp(c, a, k), 0x80000000u);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void frem(struct xl_ctx *c, const struct spirv_inst *inst, const struct xl_scalar *s,
+                 enum ppu_round rnd)
+{
+   /* x - y * round(x / y): FRem truncates, FMod floors (SPIR-V 3.52.13). */
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   enum ppu_type ft = float_type(s);
+   unsigned regs = s->width == 64 ? 2 : 1;
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t q = ir_new_vreg(c->ir, regs), t = ir_new_vreg(c->ir, regs),
+               m = ir_new_vreg(c->ir, regs);
+      xl_op(c, PPU_OP_FDIV, ft, q, xl_comp(c, a, k), xl_comp(c, b, k));
+      xl_op(c, PPU_OP_FRND, ft, t, q, 0)->f.subop = rnd;
+      xl_op(c, PPU_OP_FMUL, ft, m, xl_comp(c, b, k), t);
+      xl_op(c, PPU_OP_FSUB, ft, xl_comp(c, d, k), xl_comp(c, a, k), m);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void select_op(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   struct xl_val cond = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val a = xl_get(c, xl_word(c, inst, 1)), b = xl_get(c, xl_word(c, inst, 2));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      xl_bool_to_p0(c, xl_comp(c, cond, cond.count == 1 ? 0 : k));
+      uint32_t dk = xl_comp(c, d, k);
+      struct ir_insn *i =
+          xl_op(c, PPU_OP_SEL, c->ir->vreg_size[dk] == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32, dk,
+                xl_comp(c, a, k), xl_comp(c, b, k));
+      i->f.ps = 0;
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void reduce_bool(struct xl_ctx *c, const struct spirv_inst *inst, enum ppu_op op)
+{
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   if (c->failed)
+      return;
+   uint32_t acc = xl_comp(c, a, 0);
+   for (uint32_t k = 1; k < a.count; k++) {
+      uint32_t n = ir_new_vreg(c->ir, 1);
+      xl_op(c, op, PPU_TYPE_U32, n, acc, xl_comp(c, a, k));
+      acc = n;
+   }
+   xl_mov(c, xl_comp(c, d, 0), acc, 1);
+   xl_set(c, inst->result_id, d);
+}
+
+static void float_class(struct xl_ctx *c, const struct spirv_inst *inst, bool is_inf)
+{
+   struct xl_scalar s = operand_scalar(c, inst, 0);
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t ak = xl_comp(c, a, k);
+      struct ir_insn *i;
+      if (is_inf) {
+         /* The magnitude's bits equal those of +inf. */
+         uint32_t abs = ir_new_vreg(c->ir, 1);
+         uint32_t inf = ir_new_vreg(c->ir, 1);
+         xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U32, inf, 0, 0x7f800000u);
+         if (s.width == 64) {
+            xl_fail(c, "unsupported: isinf on doubles");
+            return;
+         }
+         xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, abs, ak, 0x7fffffffu);
+         i = xl_op(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, abs, inf);
+         i->f.subop = PPU_CMP_EQ;
+      } else {
+         i = xl_op(c, PPU_OP_FSETP, float_type(&s), 0, ak, ak);
+         i->f.subop = PPU_CMP_NAN;
+      }
+      i->f.pd = 0;
+      xl_mov(c, xl_comp(c, d, k), xl_p0_to_bool(c), 1);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void bitfield(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   bool ins = inst->opcode == SPIRV_OP_BitFieldInsert;
+   struct xl_val base = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val insert = ins ? xl_get(c, xl_word(c, inst, 1)) : base;
+   struct xl_val off = xl_get(c, xl_word(c, inst, ins ? 2 : 1));
+   struct xl_val cnt = xl_get(c, xl_word(c, inst, ins ? 3 : 2));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   if (c->failed)
+      return;
+   /* BFE/BFI take offset | count << 8 (docs/isa.md). */
+   uint32_t sh = ir_new_vreg(c->ir, 1), b = ir_new_vreg(c->ir, 1);
+   xl_op_imm(c, PPU_OP_SHL, PPU_TYPE_U32, sh, xl_comp(c, cnt, 0), 8);
+   xl_op(c, PPU_OP_OR, PPU_TYPE_U32, b, sh, xl_comp(c, off, 0));
+   for (uint32_t k = 0; k < d.count; k++) {
+      if (ins) {
+         struct ir_insn *i =
+             xl_op(c, PPU_OP_BFI, PPU_TYPE_U32, xl_comp(c, d, k), xl_comp(c, insert, k), b);
+         i->src[2] = xl_comp(c, base, k);
+      } else {
+         xl_op(c, PPU_OP_BFE,
+               inst->opcode == SPIRV_OP_BitFieldSExtract ? PPU_TYPE_S32 : PPU_TYPE_U32,
+               xl_comp(c, d, k), xl_comp(c, base, k), b);
+      }
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static enum ppu_type cvt_type(const struct xl_scalar *s)
+{
+   if (s->is_float)
+      return s->width == 64 ? PPU_TYPE_F64 : s->width == 16 ? PPU_TYPE_F16 : PPU_TYPE_F32;
+   switch (s->width) {
+   case 8:
+      return s->is_signed ? PPU_TYPE_S8 : PPU_TYPE_U8;
+   case 16:
+      return s->is_signed ? PPU_TYPE_S16 : PPU_TYPE_U16;
+   case 64:
+      return s->is_signed ? PPU_TYPE_S64 : PPU_TYPE_U64;
+   default:
+      return s->is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32;
+   }
+}
+
+static void int_resize(struct xl_ctx *c, const struct spirv_inst *inst, struct xl_scalar src,
+                       struct xl_scalar dst, bool source_signed)
+{
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t x = xl_comp(c, a, k), dk = xl_comp(c, d, k);
+      if (src.width == 64) {
+         /* The low word; narrower results are re-extended below. */
+         uint32_t lo = ir_new_vreg(c->ir, 1);
+         xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, lo, 0, x);
+         finish_result(c, &dst, dk, lo);
+         continue;
+      }
+      if (src.width < 32)
+         x = extend_narrow(c, x, src.width, source_signed);
+      if (dst.width == 64) {
+         struct ir_insn *i =
+             xl_op(c, PPU_OP_CVT, source_signed ? PPU_TYPE_S64 : PPU_TYPE_U64, dk, x, 0);
+         i->f.type2 = source_signed ? PPU_TYPE_S32 : PPU_TYPE_U32;
+         continue;
+      }
+      finish_result(c, &dst, dk, x);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void conversion(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   struct xl_scalar src, dst;
+   xl_scalar_of(c, spirv_id_type(c->m, xl_word(c, inst, 0)), &src);
+   xl_scalar_of(c, inst->result_type, &dst);
+   switch (inst->opcode) {
+   case SPIRV_OP_ConvertFToU:
+      dst.is_signed = false;
+      convert(c, inst, cvt_type(&dst), cvt_type(&src), PPU_ROUND_RZ);
+      return;
+   case SPIRV_OP_ConvertFToS:
+      dst.is_signed = true;
+      convert(c, inst, cvt_type(&dst), cvt_type(&src), PPU_ROUND_RZ);
+      return;
+   case SPIRV_OP_ConvertSToF:
+      src.is_signed = true;
+      convert(c, inst, cvt_type(&dst), cvt_type(&src), PPU_ROUND_RN);
+      return;
+   case SPIRV_OP_ConvertUToF:
+      src.is_signed = false;
+      convert(c, inst, cvt_type(&dst), cvt_type(&src), PPU_ROUND_RN);
+      return;
+   case SPIRV_OP_SConvert:
+   case SPIRV_OP_UConvert:
+      /* SPIR-V 3.52.11: SConvert sign-extends, UConvert zero-extends;
+       * narrowing keeps the low bits. */
+      int_resize(c, inst, src, dst, inst->opcode == SPIRV_OP_SConvert);
+      return;
+   default: /* FConvert */
+      if (src.width == dst.width) {
+         xl_set(c, inst->result_id, xl_get(c, xl_word(c, inst, 0)));
+         return;
+      }
+      convert(c, inst, cvt_type(&dst), cvt_type(&src), PPU_ROUND_RN);
+      return;
+   }
+}
+
+static void bitcast(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   if (c->failed)
+      return;
+   if (a.count != d.count) {
+      xl_fail(c, "unsupported: bitcast between different component counts");
+      return;
+   }
+   struct xl_scalar rs;
+   xl_scalar_of(c, inst->result_type, &rs);
+   for (uint32_t k = 0; k < d.count; k++) {
+      if (is_narrow_int(&rs))
+         finish_result(c, &rs, xl_comp(c, d, k), xl_comp(c, a, k));
+      else
+         xl_mov(c, xl_comp(c, d, k), xl_comp(c, a, k), c->ir->vreg_size[xl_comp(c, d, k)]);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+bool xl_translate_alu(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   struct xl_scalar s = {0};
+   uint32_t op = inst->opcode;
+   bool has_operand = inst->operand_count > 0;
+   if (has_operand && op != SPIRV_OP_CompositeConstruct && op != SPIRV_OP_Undef)
+      xl_scalar_of(c, spirv_id_type(c->m, xl_word(c, inst, 0)), &s);
+   switch (op) {
+   case SPIRV_OP_IAdd:
+      binary(c, inst, PPU_OP_IADD, int_type(&s, false));
+      return true;
+   case SPIRV_OP_ISub:
+      binary(c, inst, PPU_OP_ISUB, int_type(&s, false));
+      return true;
+   case SPIRV_OP_IMul:
+      binary(c, inst, PPU_OP_IMUL, int_type(&s, false));
+      return true;
+   case SPIRV_OP_UDiv:
+      binary(c, inst, PPU_OP_IDIV, int_type(&s, false));
+      return true;
+   case SPIRV_OP_SDiv:
+      binary(c, inst, PPU_OP_IDIV, int_type(&s, true));
+      return true;
+   case SPIRV_OP_UMod:
+      binary(c, inst, PPU_OP_IREM, int_type(&s, false));
+      return true;
+   case SPIRV_OP_SRem:
+      binary(c, inst, PPU_OP_IREM, int_type(&s, true));
+      return true;
+   case SPIRV_OP_SMod:
+      if (s.width < 32)
+         xl_fail(c, "unsupported: OpSMod on %u-bit integers", s.width);
+      else
+         smod(c, inst, &s);
+      return true;
+   case SPIRV_OP_SNegate:
+      unary(c, inst, PPU_OP_INEG, int_type(&s, true));
+      return true;
+   case SPIRV_OP_FAdd:
+      binary(c, inst, PPU_OP_FADD, float_type(&s));
+      return true;
+   case SPIRV_OP_FSub:
+      binary(c, inst, PPU_OP_FSUB, float_type(&s));
+      return true;
+   case SPIRV_OP_FMul:
+      binary(c, inst, PPU_OP_FMUL, float_type(&s));
+      return true;
+   case SPIRV_OP_FDiv:
+      binary(c, inst, PPU_OP_FDIV, float_type(&s));
+      return true;
+   case SPIRV_OP_FRem:
+   case SPIRV_OP_FMod:
+      if (s.width < 32)
+         xl_fail(c, "unsupported: OpFRem/OpFMod on 16-bit floats");
+      else
+         frem(c, inst, &s, op == SPIRV_OP_FRem ? PPU_ROUND_RZ : PPU_ROUND_RM);
+      return true;
+   case SPIRV_OP_FNegate:
+      fneg(c, inst, &s);
+      return true;
+   case SPIRV_OP_BitwiseAnd:
+   case SPIRV_OP_LogicalAnd:
+      binary(c, inst, PPU_OP_AND, bits_type(&s));
+      return true;
+   case SPIRV_OP_BitwiseOr:
+   case SPIRV_OP_LogicalOr:
+      binary(c, inst, PPU_OP_OR, bits_type(&s));
+      return true;
+   case SPIRV_OP_BitwiseXor:
+   case SPIRV_OP_LogicalNotEqual:
+      binary(c, inst, PPU_OP_XOR, bits_type(&s));
+      return true;
+   case SPIRV_OP_Not:
+      unary(c, inst, PPU_OP_NOT, bits_type(&s));
+      return true;
+   case SPIRV_OP_LogicalNot: {
+      struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+      struct xl_val d = xl_new_val(c, inst->result_type);
+      for (uint32_t k = 0; k < d.count && !c->failed; k++)
+         xl_op_imm(c, PPU_OP_XOR, PPU_TYPE_U32, xl_comp(c, d, k), xl_comp(c, a, k), 1);
+      xl_set(c, inst->result_id, d);
+      return true;
+   }
+   case SPIRV_OP_LogicalEqual:
+      compare(c, inst, PPU_OP_ISETP, PPU_TYPE_U32, PPU_CMP_EQ);
+      return true;
+   case SPIRV_OP_ShiftLeftLogical:
+   case SPIRV_OP_ShiftRightLogical:
+   case SPIRV_OP_ShiftRightArithmetic: {
+      shift(c, inst, &s, op == SPIRV_OP_ShiftLeftLogical ? PPU_OP_SHL : PPU_OP_SHR,
+            op == SPIRV_OP_ShiftLeftLogical ? bits_type(&s)
+                                            : int_type(&s, op == SPIRV_OP_ShiftRightArithmetic));
+      return true;
+   }
+   case SPIRV_OP_IEqual:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, false), PPU_CMP_EQ);
+      return true;
+   case SPIRV_OP_INotEqual:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, false), PPU_CMP_NE);
+      return true;
+   case SPIRV_OP_ULessThan:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, false), PPU_CMP_LT);
+      return true;
+   case SPIRV_OP_SLessThan:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, true), PPU_CMP_LT);
+      return true;
+   case SPIRV_OP_ULessThanEqual:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, false), PPU_CMP_LE);
+      return true;
+   case SPIRV_OP_SLessThanEqual:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, true), PPU_CMP_LE);
+      return true;
+   case SPIRV_OP_UGreaterThan:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, false), PPU_CMP_GT);
+      return true;
+   case SPIRV_OP_SGreaterThan:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, true), PPU_CMP_GT);
+      return true;
+   case SPIRV_OP_UGreaterThanEqual:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, false), PPU_CMP_GE);
+      return true;
+   case SPIRV_OP_SGreaterThanEqual:
+      compare(c, inst, PPU_OP_ISETP, int_type(&s, true), PPU_CMP_GE);
+      return true;
+#define FCMP(spv, cmp)                                                                             \
+   case SPIRV_OP_##spv:                                                                            \
+      compare(c, inst, PPU_OP_FSETP, float_type(&s), PPU_CMP_##cmp);                               \
+      return true;
+      FCMP(FOrdEqual, EQ)
+      FCMP(FOrdNotEqual, NE)
+      FCMP(FOrdLessThan, LT)
+      FCMP(FOrdGreaterThan, GT)
+      FCMP(FOrdLessThanEqual, LE)
+      FCMP(FOrdGreaterThanEqual, GE)
+      FCMP(FUnordEqual, EQU)
+      FCMP(FUnordNotEqual, NEU)
+      FCMP(FUnordLessThan, LTU)
+      FCMP(FUnordGreaterThan, GTU)
+      FCMP(FUnordLessThanEqual, LEU)
+      FCMP(FUnordGreaterThanEqual, GEU)
+#undef FCMP
+   case SPIRV_OP_Select:
+      select_op(c, inst);
+      return true;
+   case SPIRV_OP_ConvertFToU:
+   case SPIRV_OP_ConvertFToS:
+   case SPIRV_OP_ConvertSToF:
+   case SPIRV_OP_ConvertUToF:
+   case SPIRV_OP_UConvert:
+   case SPIRV_OP_SConvert:
+   case SPIRV_OP_FConvert:
+      conversion(c, inst);
+      return true;
+   case SPIRV_OP_Bitcast:
+      bitcast(c, inst);
+      return true;
+   case SPIRV_OP_ConvertUToPtr: /* 64-bit addresses are their own integer value */
+   case SPIRV_OP_ConvertPtrToU:
+      if (c->ir->vreg_size[xl_comp(c, xl_get(c, xl_word(c, inst, 0)), 0)] != 2) {
+         xl_fail(c, "unsupported: pointer conversion from/to a 32-bit integer");
+         return true;
+      }
+      xl_set(c, inst->result_id, xl_get(c, xl_word(c, inst, 0)));
+      return true;
+   case SPIRV_OP_CopyObject:
+   case SPIRV_OP_CopyLogical: /* same leaves; only the explicit layout differs */
+      xl_set(c, inst->result_id, xl_get(c, xl_word(c, inst, 0)));
+      return true;
+   case SPIRV_OP_Undef: {
+      struct xl_val d = xl_new_val(c, inst->result_type);
+      for (uint32_t k = 0; k < d.count; k++)
+         xl_op(c, PPU_OP_MOV, c->ir->vreg_size[xl_comp(c, d, k)] == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32,
+               xl_comp(c, d, k), 0, 0)
+             ->f.rb = PPU_RZ;
+      xl_set(c, inst->result_id, d);
+      return true;
+   }
+   case SPIRV_OP_Any:
+      reduce_bool(c, inst, PPU_OP_OR);
+      return true;
+   case SPIRV_OP_All:
+      reduce_bool(c, inst, PPU_OP_AND);
+      return true;
+   case SPIRV_OP_IsNan:
+      float_class(c, inst, false);
+      return true;
+   case SPIRV_OP_IsInf:
+      float_class(c, inst, true);
+      return true;
+   case SPIRV_OP_BitFieldInsert:
+   case SPIRV_OP_BitFieldSExtract:
+   case SPIRV_OP_BitFieldUExtract:
+      bitfield(c, inst);
+      return true;
+   case SPIRV_OP_BitReverse:
+      unary(c, inst, PPU_OP_BREV, PPU_TYPE_U32);
+      return true;
+   case SPIRV_OP_BitCount:
+      unary(c, inst, PPU_OP_POPC, PPU_TYPE_U32);
+      return true;
+   default:
+      return false;
+   }
+}

@@ -1,0 +1,269 @@
+/* vkCreateComputePipelines and vkDestroyPipeline.
+ *
+ * A compute pipeline is its program compiled by drv_compile_compute
+ * (driver/compiler/compiler.h) against the pipeline layout's ABI
+ * (driver/shader_abi.h), copied into GPU memory. Programs are looked up in
+ * and added to the pipeline cache under a key that hashes everything the
+ * compiler's output depends on: the SPIR-V words, the entry point name, the
+ * specialization values, the layout's ABI and robustBufferAccess. The driver
+ * version is in pipelineCacheUUID, so a newer compiler never sees an older
+ * one's programs.
+ *
+ * Until the compiler library is built into the driver (CMake defines
+ * VKPPU_HAVE_COMPILER when the vkppu_compiler target exists), creating a
+ * compute pipeline fails with a message saying so.
+ */
+#include <stdlib.h>
+
+#include "compiler.h" /* the contract; only the calls need the library */
+#include "gpu_memory.h"
+#include "ppu/qmd.h"
+#include "vkppu_pipeline.h"
+
+/* SM resources a workgroup must fit in (docs/compute.md, default chip
+ * configuration; physical_device_properties.c reports the same limits). */
+#define SM_REGISTERS 65536u
+#define SM_SHARED_MEMORY 49152u
+#define MAX_REGISTERS_PER_THREAD 255u
+
+#define MAX_SPEC_VALUES 256u
+
+struct key_hasher {
+   uint64_t a, b;
+};
+
+static void hash_bytes(struct key_hasher *h, const void *data, size_t n)
+{
+   /* FNV-1a 64 twice, from different offset bases and primes, so the key
+    * is 128 bits wide. */
+   const uint8_t *p = data;
+   for (size_t i = 0; i < n; i++) {
+      h->a = (h->a ^ p[i]) * 0x100000001b3ull;
+      h->b = (h->b ^ p[i]) * 0x00000100000001b3ull + 0x9e3779b97f4a7c15ull;
+   }
+}
+
+static void hash_u32(struct key_hasher *h, uint32_t v)
+{
+   hash_bytes(h, &v, sizeof(v));
+}
+
+/* Resolves VkSpecializationInfo into (id, size, bits) triples. Entries that
+ * point outside pData are dropped (VUID-VkSpecializationInfo-offset-00773
+ * forbids them; we must not read out of bounds either way). */
+static uint32_t resolve_spec(const VkSpecializationInfo *si, struct drv_spec_value *out)
+{
+   uint32_t n = 0;
+   for (uint32_t i = 0; si && i < si->mapEntryCount && n < MAX_SPEC_VALUES; i++) {
+      const VkSpecializationMapEntry *e = &si->pMapEntries[i];
+      if (e->size == 0 || e->size > 8 || (uint64_t)e->offset + e->size > si->dataSize)
+         continue;
+      uint64_t bits = 0;
+      memcpy(&bits, (const uint8_t *)si->pData + e->offset, e->size); /* little-endian host */
+      out[n++] =
+          (struct drv_spec_value){.id = e->constantID, .size = (uint32_t)e->size, .bits = bits};
+   }
+   return n;
+}
+
+static struct vkppu_program_key program_key(const struct vkppu_shader_module *mod,
+                                            const char *entry, const struct drv_spec_value *spec,
+                                            uint32_t spec_count, const struct drv_pipeline_abi *abi)
+{
+   struct key_hasher h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+   hash_u32(&h, (uint32_t)mod->word_count);
+   hash_bytes(&h, mod->words, mod->word_count * 4);
+   hash_bytes(&h, entry, strlen(entry) + 1);
+   hash_u32(&h, spec_count);
+   for (uint32_t i = 0; i < spec_count; i++) {
+      hash_u32(&h, spec[i].id);
+      hash_u32(&h, spec[i].size);
+      hash_bytes(&h, &spec[i].bits, 8);
+   }
+   hash_u32(&h, abi->binding_count);
+   for (uint32_t i = 0; i < abi->binding_count; i++) {
+      const struct drv_binding_layout *b = &abi->bindings[i];
+      uint32_t words[6] = {b->set,    b->binding,    (uint32_t)b->kind,
+                           b->offset, b->array_size, (uint32_t)b->dynamic_index};
+      hash_bytes(&h, words, sizeof(words));
+   }
+   hash_u32(&h, abi->push_constant_size);
+   hash_u32(&h, abi->robust_buffer_access);
+   return (struct vkppu_program_key){h.a, h.b};
+}
+
+/* Compiles; on success *code is malloc'd. */
+static VkResult compile(struct vkppu_device *dev, const struct vkppu_shader_module *mod,
+                        const char *entry, const struct drv_spec_value *spec, uint32_t spec_count,
+                        const struct drv_pipeline_abi *abi, struct vkppu_program_info *info,
+                        uint32_t **code)
+{
+#ifdef VKPPU_HAVE_COMPILER
+   uint32_t flags = 0;
+   const char *dbg = getenv("VKPPU_DEBUG"); /* "ir", "isa" or "ir,isa" (docs/compiler.md) */
+   if (dbg && strstr(dbg, "ir"))
+      flags |= DRV_COMPILE_DEBUG_PRINT_IR;
+   if (dbg && strstr(dbg, "isa"))
+      flags |= DRV_COMPILE_DEBUG_PRINT_ISA;
+   struct drv_compile_request req = {
+       .spirv = mod->words,
+       .word_count = mod->word_count,
+       .entry_point = entry,
+       .spec = spec,
+       .spec_count = spec_count,
+       .abi = abi,
+       .max_registers = MAX_REGISTERS_PER_THREAD,
+       .debug_flags = flags,
+   };
+   char err[512] = "";
+   for (int attempt = 0; attempt < 2; attempt++) {
+      struct drv_shader_binary bin = {0};
+      if (drv_compile_compute(&req, &bin, err, sizeof(err)) != 0) {
+         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "vkCreateComputePipelines: cannot compile entry point \"%s\": %s", entry,
+                      err);
+         return VK_ERROR_UNKNOWN;
+      }
+      uint64_t invocations =
+          (uint64_t)bin.workgroup_size[0] * bin.workgroup_size[1] * bin.workgroup_size[2];
+      if (invocations == 0 || invocations > PPU_QMD_MAX_WORKGROUP_INVOCATIONS ||
+          bin.shared_memory_size > SM_SHARED_MEMORY ||
+          bin.local_memory_size > PPU_QMD_LOCAL_MAX_SIZE || bin.register_count == 0 ||
+          bin.register_count > MAX_REGISTERS_PER_THREAD || bin.code_words == 0) {
+         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "vkCreateComputePipelines: \"%s\" needs workgroup %ux%ux%u, %u registers, "
+                      "%u bytes shared and %u bytes local memory per thread: beyond the "
+                      "device's limits",
+                      entry, bin.workgroup_size[0], bin.workgroup_size[1], bin.workgroup_size[2],
+                      bin.register_count, bin.shared_memory_size, bin.local_memory_size);
+         drv_shader_binary_free(&bin);
+         return VK_ERROR_UNKNOWN;
+      }
+      if (bin.register_count * invocations > SM_REGISTERS && attempt == 0) {
+         /* A workgroup must fit on one SM (docs/compute.md): compile again
+          * with fewer registers per thread (the compiler spills). */
+         req.max_registers = (uint32_t)(SM_REGISTERS / invocations);
+         drv_shader_binary_free(&bin);
+         continue;
+      }
+      *info = (struct vkppu_program_info){
+          .code_words = bin.code_words,
+          .register_count = bin.register_count,
+          .shared_memory_size = bin.shared_memory_size,
+          .local_memory_size = bin.local_memory_size,
+          .workgroup_size = {bin.workgroup_size[0], bin.workgroup_size[1], bin.workgroup_size[2]},
+      };
+      *code = bin.code; /* ownership moves to the caller */
+      bin.code = NULL;
+      drv_shader_binary_free(&bin);
+      return VK_SUCCESS;
+   }
+   vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                "vkCreateComputePipelines: \"%s\" does not fit the registers of one SM", entry);
+   return VK_ERROR_UNKNOWN;
+#else
+   (void)mod;
+   (void)spec;
+   (void)spec_count;
+   (void)abi;
+   (void)info;
+   (void)code;
+   vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                "vkCreateComputePipelines: \"%s\": this build of vkppu has no shader compiler "
+                "(driver/compiler/ was not built), so compute pipelines cannot be created",
+                entry);
+   return VK_ERROR_UNKNOWN;
+#endif
+}
+
+static void destroy_pipeline(struct vkppu_device *dev, const VkAllocationCallbacks *pAllocator,
+                             struct vkppu_pipeline *pipe)
+{
+   if (pipe->code_bo)
+      drv_bo_destroy(dev->drv, pipe->code_bo);
+   vkppu_object_finish(&pipe->base);
+   vkppu_device_free(dev, pAllocator, pipe);
+}
+
+static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_cache *cache,
+                                const VkComputePipelineCreateInfo *ci,
+                                const VkAllocationCallbacks *pAllocator, VkPipeline *out)
+{
+   const VkPipelineShaderStageCreateInfo *stage = &ci->stage;
+   const struct vkppu_shader_module *mod = vkppu_shader_module_from_handle(stage->module);
+   const struct vkppu_pipeline_layout *layout = vkppu_pipeline_layout_from_handle(ci->layout);
+   const char *entry = stage->pName ? stage->pName : "main";
+   if (!mod || !layout) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateComputePipelines: a shader module and a pipeline layout are "
+                   "required");
+      return VK_ERROR_UNKNOWN;
+   }
+   struct drv_spec_value spec[MAX_SPEC_VALUES];
+   uint32_t spec_count = resolve_spec(stage->pSpecializationInfo, spec);
+   struct drv_pipeline_abi abi = layout->abi;
+   abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
+   struct vkppu_program_key key = program_key(mod, entry, spec, spec_count, &abi);
+
+   struct vkppu_program_info info = {0};
+   uint32_t *code = NULL;
+   if (!cache || !vkppu_pipeline_cache_lookup(cache, &key, &info, &code)) {
+      VkResult r = compile(dev, mod, entry, spec, spec_count, &abi, &info, &code);
+      if (r != VK_SUCCESS)
+         return r;
+      if (cache)
+         vkppu_pipeline_cache_insert(cache, &key, &info, code);
+   }
+
+   struct vkppu_pipeline *pipe =
+       vkppu_device_zalloc(dev, pAllocator, sizeof(*pipe), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!pipe) {
+      free(code);
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   vkppu_object_init(&pipe->base, VK_OBJECT_TYPE_PIPELINE, dev);
+   pipe->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+   pipe->program = info;
+   pipe->push_constant_size = layout->push_constant_size;
+   enum drv_result dr = drv_bo_create(dev->drv, (uint64_t)info.code_words * 4,
+                                      DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &pipe->code_bo);
+   if (dr != DRV_SUCCESS) {
+      free(code);
+      destroy_pipeline(dev, pAllocator, pipe);
+      return vkppu_result_from_drv(dr);
+   }
+   /* Written through the BAR; the SM fetches instructions from here. */
+   memcpy(pipe->code_bo->map, code, (size_t)info.code_words * 4);
+   free(code);
+   *out = vkppu_pipeline_to_handle(pipe);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateComputePipelines(
+    VkDevice device, VkPipelineCache pipelineCache, uint32_t createInfoCount,
+    const VkComputePipelineCreateInfo *pCreateInfos, const VkAllocationCallbacks *pAllocator,
+    VkPipeline *pPipelines)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VKPPU_FROM_HANDLE(vkppu_pipeline_cache, cache, pipelineCache);
+   VkResult result = VK_SUCCESS;
+   /* Every pipeline is attempted; only the failed ones are VK_NULL_HANDLE
+    * and the call returns one of their errors (vkCreateComputePipelines,
+    * "Multiple Pipeline Creation"). */
+   for (uint32_t i = 0; i < createInfoCount; i++) {
+      pPipelines[i] = VK_NULL_HANDLE;
+      VkResult r = create_pipeline(dev, cache, &pCreateInfos[i], pAllocator, &pPipelines[i]);
+      if (r != VK_SUCCESS)
+         result = r;
+   }
+   return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_DestroyPipeline(VkDevice device, VkPipeline pipeline,
+                                                 const VkAllocationCallbacks *pAllocator)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VKPPU_FROM_HANDLE(vkppu_pipeline, pipe, pipeline);
+   if (pipe)
+      destroy_pipeline(dev, pAllocator, pipe);
+}

@@ -1,0 +1,249 @@
+/* VkDescriptorSet: allocation from a pool, and vkUpdateDescriptorSets
+ * (writes and copies). A set is a range of its pool's descriptor memory,
+ * written through the BAR in the format of driver/shader_abi.h. */
+#include "gpu_memory.h"
+#include "vkppu_descriptor.h"
+#include "vkppu_memory.h"
+
+void vkppu_descriptor_set_release(struct vkppu_device *dev, struct vkppu_descriptor_set *set);
+
+static void link_set(struct vkppu_descriptor_pool *pool, struct vkppu_descriptor_set *set)
+{
+   set->prev = NULL;
+   set->next = pool->sets;
+   if (pool->sets)
+      pool->sets->prev = set;
+   pool->sets = set;
+}
+
+static void unlink_set(struct vkppu_descriptor_pool *pool, struct vkppu_descriptor_set *set)
+{
+   if (set->prev)
+      set->prev->next = set->next;
+   else
+      pool->sets = set->next;
+   if (set->next)
+      set->next->prev = set->prev;
+}
+
+/* Adds (sign 1) or removes (sign -1) a layout's descriptors to the pool's
+ * per-type counts. */
+static void account(struct vkppu_descriptor_pool *pool,
+                    const struct vkppu_descriptor_set_layout *layout, int sign)
+{
+   for (uint32_t i = 0; i < layout->binding_count; i++) {
+      const struct vkppu_set_binding *b = &layout->bindings[i];
+      if ((uint32_t)b->type < VKPPU_CORE_DESCRIPTOR_TYPES)
+         pool->used[b->type] += sign > 0 ? b->count : -b->count;
+   }
+}
+
+static bool fits(const struct vkppu_descriptor_pool *pool,
+                 const struct vkppu_descriptor_set_layout *layout)
+{
+   uint64_t need[VKPPU_CORE_DESCRIPTOR_TYPES] = {0};
+   for (uint32_t i = 0; i < layout->binding_count; i++) {
+      const struct vkppu_set_binding *b = &layout->bindings[i];
+      if ((uint32_t)b->type < VKPPU_CORE_DESCRIPTOR_TYPES)
+         need[b->type] += b->count;
+   }
+   for (uint32_t t = 0; t < VKPPU_CORE_DESCRIPTOR_TYPES; t++) {
+      if (pool->used[t] + need[t] > pool->capacity[t])
+         return false;
+   }
+   return true;
+}
+
+static VkResult allocate_set(struct vkppu_device *dev, struct vkppu_descriptor_pool *pool,
+                             struct vkppu_descriptor_set_layout *layout,
+                             struct vkppu_descriptor_set **out)
+{
+   /* Past maxSets or the pool's descriptor counts the allocation fails with
+    * VK_ERROR_OUT_OF_POOL_MEMORY (vkAllocateDescriptorSets, since
+    * VK_KHR_maintenance1); this driver keeps to the counts exactly so an
+    * application sees the same failure it would on a stricter device. */
+   if (pool->set_count >= pool->max_sets || !fits(pool, layout))
+      return VK_ERROR_OUT_OF_POOL_MEMORY;
+   uint32_t size = (layout->size + DRV_DESCRIPTOR_SET_ALIGN - 1) & ~(DRV_DESCRIPTOR_SET_ALIGN - 1);
+   if (size == 0)
+      size = DRV_DESCRIPTOR_SET_ALIGN; /* every set gets a nonzero address */
+   uint64_t offset = 0;
+   if (!pool->bo || extent_allocator_alloc(&pool->space, size, DRV_DESCRIPTOR_SET_ALIGN, &offset) !=
+                        DRV_SUCCESS) {
+      /* The counts fit, so only fragmentation can be in the way (see
+       * descriptor_pool.c), which is what VK_ERROR_FRAGMENTED_POOL means. */
+      return pool->bo ? VK_ERROR_FRAGMENTED_POOL : VK_ERROR_OUT_OF_POOL_MEMORY;
+   }
+   struct vkppu_descriptor_set *set =
+       vkppu_alloc(&dev->alloc, sizeof(*set), 8, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!set) {
+      extent_allocator_free(&pool->space, offset, size);
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   memset(set, 0, sizeof(*set));
+   vkppu_object_init(&set->base, VK_OBJECT_TYPE_DESCRIPTOR_SET, dev);
+   set->pool = pool;
+   set->layout = layout;
+   vkppu_descriptor_set_layout_ref(layout);
+   set->offset = offset;
+   set->size = size;
+   set->va = pool->bo->va + offset;
+   set->map = pool->bo->map + offset;
+   /* Freed ranges keep old descriptors; a fresh set starts zeroed so an
+    * unwritten descriptor is a null buffer of range 0. */
+   memset(set->map, 0, size);
+   account(pool, layout, 1);
+   pool->set_count++;
+   link_set(pool, set);
+   *out = set;
+   return VK_SUCCESS;
+}
+
+void vkppu_descriptor_set_release(struct vkppu_device *dev, struct vkppu_descriptor_set *set)
+{
+   struct vkppu_descriptor_pool *pool = set->pool;
+   unlink_set(pool, set);
+   account(pool, set->layout, -1);
+   pool->set_count--;
+   extent_allocator_free(&pool->space, set->offset, set->size);
+   vkppu_descriptor_set_layout_unref(dev, set->layout);
+   vkppu_object_finish(&set->base);
+   vkppu_free(&dev->alloc, set);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+vkppu_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *pAllocateInfo,
+                             VkDescriptorSet *pDescriptorSets)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VKPPU_FROM_HANDLE(vkppu_descriptor_pool, pool, pAllocateInfo->descriptorPool);
+   VkResult r = VK_SUCCESS;
+   uint32_t i;
+   for (i = 0; i < pAllocateInfo->descriptorSetCount; i++) {
+      struct vkppu_descriptor_set *set = NULL;
+      r = allocate_set(
+          dev, pool, vkppu_descriptor_set_layout_from_handle(pAllocateInfo->pSetLayouts[i]), &set);
+      if (r != VK_SUCCESS)
+         break;
+      pDescriptorSets[i] = vkppu_descriptor_set_to_handle(set);
+   }
+   if (r != VK_SUCCESS) {
+      /* All or nothing, every handle VK_NULL_HANDLE on failure
+       * (vkAllocateDescriptorSets). */
+      for (uint32_t j = 0; j < i; j++)
+         vkppu_descriptor_set_release(dev, vkppu_descriptor_set_from_handle(pDescriptorSets[j]));
+      for (uint32_t j = 0; j < pAllocateInfo->descriptorSetCount; j++)
+         pDescriptorSets[j] = VK_NULL_HANDLE;
+   }
+   return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_FreeDescriptorSets(VkDevice device,
+                                                        VkDescriptorPool descriptorPool,
+                                                        uint32_t descriptorSetCount,
+                                                        const VkDescriptorSet *pDescriptorSets)
+{
+   (void)descriptorPool;
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   for (uint32_t i = 0; i < descriptorSetCount; i++) {
+      /* VK_NULL_HANDLE entries are ignored (vkFreeDescriptorSets). */
+      if (pDescriptorSets[i])
+         vkppu_descriptor_set_release(dev, vkppu_descriptor_set_from_handle(pDescriptorSets[i]));
+   }
+   return VK_SUCCESS;
+}
+
+/* Byte offset of (binding, element) in the set, or UINT32_MAX if the
+ * binding does not exist. */
+static uint32_t descriptor_offset(const struct vkppu_descriptor_set *set, uint32_t binding,
+                                  uint32_t element)
+{
+   const struct vkppu_set_binding *b = vkppu_set_layout_binding(set->layout, binding);
+   if (!b)
+      return UINT32_MAX;
+   uint64_t off = (uint64_t)b->offset + (uint64_t)element * DRV_DESCRIPTOR_SIZE;
+   return off > set->layout->size ? UINT32_MAX : (uint32_t)off;
+}
+
+void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
+                                        uint32_t array_element, uint32_t count,
+                                        const VkDescriptorBufferInfo *infos, size_t info_stride)
+{
+   if (!set || !infos)
+      return; /* invalid usage the validation layer reports; never a crash */
+   uint32_t off = descriptor_offset(set, binding, array_element);
+   if (off == UINT32_MAX)
+      return;
+   /* Bindings are contiguous in binding order, so running past the end of
+    * this binding continues with the next (VkWriteDescriptorSet). */
+   uint32_t room = (set->layout->size - off) / DRV_DESCRIPTOR_SIZE;
+   if (count > room)
+      count = room;
+   for (uint32_t i = 0; i < count; i++) {
+      const VkDescriptorBufferInfo *info =
+          (const VkDescriptorBufferInfo *)(const void *)((const uint8_t *)infos + i * info_stride);
+      struct drv_buffer_descriptor d = {0};
+      const struct vkppu_buffer *buf = vkppu_buffer_from_handle(info->buffer);
+      /* A null buffer (nullDescriptor, not reported) or an unbound one reads
+       * as a descriptor of range 0. */
+      if (buf && buf->va) {
+         VkDeviceSize range = info->range;
+         if (range == VK_WHOLE_SIZE)
+            range = info->offset < buf->size ? buf->size - info->offset : 0;
+         d.address = buf->va + info->offset;
+         d.range = range > UINT32_MAX ? UINT32_MAX : (uint32_t)range;
+      }
+      memcpy(set->map + off + (size_t)i * DRV_DESCRIPTOR_SIZE, &d, sizeof(d));
+   }
+}
+
+static void write_set(struct vkppu_device *dev, const VkWriteDescriptorSet *w)
+{
+   VKPPU_FROM_HANDLE(vkppu_descriptor_set, set, w->dstSet);
+   if (vkppu_descriptor_type_is_buffer(w->descriptorType)) {
+      vkppu_descriptor_set_write_buffers(set, w->dstBinding, w->dstArrayElement, w->descriptorCount,
+                                         w->pBufferInfo, sizeof(VkDescriptorBufferInfo));
+      return;
+   }
+   /* Images, samplers and texel buffers cannot be created on this device
+    * yet (docs/status.md), so no valid write of those types exists. */
+   vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                "vkUpdateDescriptorSets: descriptor type %d is not supported yet; write ignored",
+                (int)w->descriptorType);
+}
+
+static void copy_set(const VkCopyDescriptorSet *c)
+{
+   VKPPU_FROM_HANDLE(vkppu_descriptor_set, src, c->srcSet);
+   VKPPU_FROM_HANDLE(vkppu_descriptor_set, dst, c->dstSet);
+   if (!src || !dst)
+      return;
+   uint32_t so = descriptor_offset(src, c->srcBinding, c->srcArrayElement);
+   uint32_t d_o = descriptor_offset(dst, c->dstBinding, c->dstArrayElement);
+   if (so == UINT32_MAX || d_o == UINT32_MAX)
+      return;
+   /* Copies cross into consecutive bindings like writes do
+    * (VkCopyDescriptorSet); both ends are clamped to their sets. */
+   uint64_t bytes = (uint64_t)c->descriptorCount * DRV_DESCRIPTOR_SIZE;
+   if (bytes > src->layout->size - so)
+      bytes = src->layout->size - so;
+   if (bytes > dst->layout->size - d_o)
+      bytes = dst->layout->size - d_o;
+   /* Source and destination may be the same set (overlap is invalid usage,
+    * memmove keeps it harmless). */
+   memmove(dst->map + d_o, src->map + so, (size_t)bytes);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_UpdateDescriptorSets(VkDevice device,
+                                                      uint32_t descriptorWriteCount,
+                                                      const VkWriteDescriptorSet *pDescriptorWrites,
+                                                      uint32_t descriptorCopyCount,
+                                                      const VkCopyDescriptorSet *pDescriptorCopies)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   /* Writes first, then copies, each in array order (vkUpdateDescriptorSets). */
+   for (uint32_t i = 0; i < descriptorWriteCount; i++)
+      write_set(dev, &pDescriptorWrites[i]);
+   for (uint32_t i = 0; i < descriptorCopyCount; i++)
+      copy_set(&pDescriptorCopies[i]);
+}

@@ -1,0 +1,118 @@
+/* Descriptor set layouts, pipeline layouts, descriptor pools and sets.
+ *
+ * Descriptor memory follows the shader ABI (driver/shader_abi.h): every set
+ * is one 64-byte aligned block of GPU memory, each binding at the byte offset
+ * its set layout assigns, DRV_DESCRIPTOR_SIZE bytes per array element. The
+ * host writes descriptors straight through the BAR, so a set is ready for the
+ * GPU as soon as vkUpdateDescriptorSets returns.
+ *
+ * Bindings are laid out in increasing binding number without gaps, so the
+ * "consecutive binding" rule of VkWriteDescriptorSet (an update that runs
+ * past the end of a binding continues with the next one) is a walk through
+ * consecutive descriptor slots.
+ */
+#ifndef VKPPU_DESCRIPTOR_H
+#define VKPPU_DESCRIPTOR_H
+
+#include <stdatomic.h>
+
+#include "extent_allocator.h"
+#include "shader_abi.h"
+#include "vkppu_device.h"
+
+struct drv_bo;
+
+struct vkppu_set_binding {
+   uint32_t binding;
+   VkDescriptorType type;
+   uint32_t count;        /* descriptorCount (0 bindings take no memory) */
+   uint32_t offset;       /* bytes from the start of the set's memory */
+   int32_t dynamic_index; /* first slot among the set's dynamic descriptors, or -1 */
+   VkShaderStageFlags stages;
+};
+
+/* Reference counted: descriptor sets and pipeline layouts keep the layout
+ * they were made from, and the application may destroy its handle first
+ * (vkDestroyDescriptorSetLayout only ends the application's use). */
+struct vkppu_descriptor_set_layout {
+   struct vkppu_object base;
+   atomic_uint refs;
+   VkAllocationCallbacks alloc; /* what the layout was allocated with */
+   uint32_t binding_count;
+   struct vkppu_set_binding *bindings; /* sorted by binding number */
+   uint32_t size;                      /* bytes of descriptor memory per set */
+   uint32_t descriptor_count;          /* sum of counts */
+   uint32_t dynamic_count;             /* dynamic buffer descriptors */
+};
+VKPPU_DEFINE_HANDLE_CASTS(vkppu_descriptor_set_layout, VkDescriptorSetLayout)
+
+void vkppu_descriptor_set_layout_ref(struct vkppu_descriptor_set_layout *layout);
+void vkppu_descriptor_set_layout_unref(struct vkppu_device *dev,
+                                       struct vkppu_descriptor_set_layout *layout);
+/* The binding with that number, or NULL. */
+const struct vkppu_set_binding *
+vkppu_set_layout_binding(const struct vkppu_descriptor_set_layout *layout, uint32_t binding);
+
+static inline bool vkppu_descriptor_type_is_dynamic(VkDescriptorType type)
+{
+   return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+          type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+static inline bool vkppu_descriptor_type_is_buffer(VkDescriptorType type)
+{
+   return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+          vkppu_descriptor_type_is_dynamic(type);
+}
+
+struct vkppu_pipeline_layout {
+   struct vkppu_object base;
+   uint32_t set_count;
+   struct vkppu_descriptor_set_layout *sets[DRV_ABI_MAX_SETS]; /* referenced, may be NULL */
+   uint32_t dynamic_base[DRV_ABI_MAX_SETS]; /* first dynamic-offset slot of each set */
+   uint32_t dynamic_count;                  /* all sets */
+   uint32_t push_constant_size;             /* bytes: end of the furthest range */
+   /* The ABI as the compiler sees it; abi.bindings points at `bindings`. */
+   struct drv_pipeline_abi abi;
+   struct drv_binding_layout *bindings;
+};
+VKPPU_DEFINE_HANDLE_CASTS(vkppu_pipeline_layout, VkPipelineLayout)
+
+struct vkppu_descriptor_set;
+
+/* Indexed by VkDescriptorType for the core types (SAMPLER .. INPUT_ATTACHMENT). */
+#define VKPPU_CORE_DESCRIPTOR_TYPES 11u
+
+struct vkppu_descriptor_pool {
+   struct vkppu_object base;
+   VkDescriptorPoolCreateFlags flags;
+   uint32_t max_sets, set_count;
+   uint32_t capacity[VKPPU_CORE_DESCRIPTOR_TYPES];
+   uint32_t used[VKPPU_CORE_DESCRIPTOR_TYPES];
+   struct drv_bo *bo;                 /* descriptor memory of every set, NULL when empty */
+   struct extent_allocator space;     /* free ranges of bo, offsets from 0 */
+   struct vkppu_descriptor_set *sets; /* every set allocated from it */
+};
+VKPPU_DEFINE_HANDLE_CASTS(vkppu_descriptor_pool, VkDescriptorPool)
+
+struct vkppu_descriptor_set {
+   struct vkppu_object base;
+   struct vkppu_descriptor_pool *pool;
+   struct vkppu_descriptor_set_layout *layout; /* referenced */
+   uint64_t offset;                            /* in the pool's bo */
+   uint64_t va;                                /* GPU address of the set's memory */
+   uint8_t *map;  /* host pointer to it (NULL when the layout is empty) */
+   uint32_t size; /* bytes reserved (layout size rounded up) */
+   struct vkppu_descriptor_set *prev, *next; /* in the pool's list */
+};
+VKPPU_DEFINE_HANDLE_CASTS(vkppu_descriptor_set, VkDescriptorSet)
+
+/* Writes descriptorCount buffer descriptors starting at (binding,
+ * array_element) of set, crossing into the following bindings as
+ * VkWriteDescriptorSet describes. Elements past the end of the set are
+ * dropped (an invalid update must not write outside the set). */
+void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
+                                        uint32_t array_element, uint32_t count,
+                                        const VkDescriptorBufferInfo *infos, size_t info_stride);
+
+#endif /* VKPPU_DESCRIPTOR_H */

@@ -1,0 +1,122 @@
+/* compute_mandelbrot: renders the Mandelbrot set with a compute shader on
+ * whatever Vulkan driver the loader picks, checks every pixel against a CPU
+ * reference that does the same fixed-point arithmetic, and writes a PNG.
+ *
+ *   compute_mandelbrot [--output FILE] [--width N] [--height N]
+ *                      [--iterations N] [--validate]
+ *
+ * Exits 0 only when the GPU image equals the reference, the PNG was written
+ * and (with --validate) the validation layer reported no error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mandelbrot_reference.h"
+#include "png_output.h"
+#include "vk_compute.h"
+
+#define WORKGROUP 8u /* local_size_x and _y of shaders/mandelbrot.comp */
+
+struct options {
+   const char *output;
+   uint32_t width, height, iterations;
+   bool validate;
+};
+
+static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+   char *end = NULL;
+   unsigned long v = strtoul(s, &end, 10);
+   if (!s[0] || *end || v < lo || v > hi)
+      return false;
+   *out = (uint32_t)v;
+   return true;
+}
+
+static bool parse_options(int argc, char **argv, struct options *o)
+{
+   *o = (struct options){"mandelbrot.png", 256, 192, 64, false};
+   for (int i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+      bool ok = true;
+      if (!strcmp(a, "--validate")) {
+         o->validate = true;
+         continue;
+      } else if (!strcmp(a, "--output") && v) {
+         o->output = v;
+      } else if (!strcmp(a, "--width") && v) {
+         ok = parse_u32(v, 1, 4096, &o->width);
+      } else if (!strcmp(a, "--height") && v) {
+         ok = parse_u32(v, 1, 4096, &o->height);
+      } else if (!strcmp(a, "--iterations") && v) {
+         ok = parse_u32(v, 1, 100000, &o->iterations);
+      } else {
+         ok = false;
+      }
+      if (!ok) {
+         fprintf(stderr,
+                 "usage: %s [--output FILE] [--width 1..4096] [--height 1..4096] "
+                 "[--iterations 1..100000] [--validate]\n",
+                 argv[0]);
+         return false;
+      }
+      i++;
+   }
+   return true;
+}
+
+int main(int argc, char **argv)
+{
+   struct options o;
+   if (!parse_options(argc, argv, &o))
+      return 2;
+   struct mandelbrot_params params = mandelbrot_default_view(o.width, o.height, o.iterations);
+   size_t pixels = (size_t)o.width * o.height;
+   uint32_t *expect = malloc(pixels * 4);
+   if (!expect)
+      return 1;
+   mandelbrot_reference(&params, expect);
+
+   int status = 1;
+   struct vk_compute vc;
+   struct vk_storage_buffer counts = {0};
+   struct vk_compute_pipeline pipe = {0};
+   VkResult r = vk_compute_init(&vc, o.validate);
+   if (r == VK_SUCCESS)
+      r = vk_storage_buffer_create(&vc, pixels * 4, &counts);
+   if (r == VK_SUCCESS) {
+      memset(counts.map, 0xff, pixels * 4); /* no count is ever 0xffffffff */
+      r = vk_compute_pipeline_create(&vc, MANDELBROT_SPV, sizeof(params), &counts, &pipe);
+   }
+   if (r == VK_SUCCESS)
+      r = vk_compute_run(&vc, &pipe, &params, sizeof(params), (o.width + WORKGROUP - 1) / WORKGROUP,
+                         (o.height + WORKGROUP - 1) / WORKGROUP);
+   if (r == VK_SUCCESS) {
+      const uint32_t *got = counts.map;
+      size_t wrong = 0;
+      for (size_t i = 0; i < pixels; i++) {
+         if (got[i] != expect[i] && wrong++ < 5)
+            fprintf(stderr, "compute_mandelbrot: pixel (%zu, %zu): GPU %u, reference %u\n",
+                    i % o.width, i / o.width, got[i], expect[i]);
+      }
+      printf("compute_mandelbrot: %s: %ux%u, %u iterations: %zu of %zu pixels differ from "
+             "the CPU reference\n",
+             vc.device_name, o.width, o.height, o.iterations, wrong, pixels);
+      bool written = png_write_counts(o.output, got, o.width, o.height, o.iterations);
+      if (written)
+         printf("compute_mandelbrot: wrote %s\n", o.output);
+      status = wrong == 0 && written ? 0 : 1;
+   }
+   if (vc.device) {
+      vk_compute_pipeline_destroy(&vc, &pipe);
+      vk_storage_buffer_destroy(&vc, &counts);
+   }
+   if (vc.error_messages) {
+      fprintf(stderr, "compute_mandelbrot: %u error messages\n", vc.error_messages);
+      status = 1;
+   }
+   vk_compute_finish(&vc);
+   free(expect);
+   return status;
+}

@@ -1,0 +1,133 @@
+/* Helpers shared by the compute API tests (test_compute_*.c): loading the
+ * SPIR-V the build compiled from shaders/<name>.comp, and the descriptor and
+ * pipeline boilerplate every dispatch needs. Header-only because the test
+ * executables are one source file each (tests/api/CMakeLists.txt). */
+#ifndef COMPUTE_TEST_UTIL_H
+#define COMPUTE_TEST_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "vk_test_context.h"
+
+/* Reads VKT_SHADER_DIR/<name>.spv; NULL (and a failed case) when missing.
+ * The caller frees the words. */
+static inline uint32_t *ctu_load_spirv(const char *name, size_t *bytes)
+{
+   char path[1024];
+   snprintf(path, sizeof(path), "%s/%s.spv", VKT_SHADER_DIR, name);
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      test_fail(__FILE__, __LINE__, "cannot open %s", path);
+      return NULL;
+   }
+   fseek(f, 0, SEEK_END);
+   long size = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   uint32_t *words = size > 0 ? malloc((size_t)size) : NULL;
+   if (!words || fread(words, 1, (size_t)size, f) != (size_t)size) {
+      test_fail(__FILE__, __LINE__, "cannot read %s", path);
+      free(words);
+      fclose(f);
+      return NULL;
+   }
+   fclose(f);
+   *bytes = (size_t)size;
+   return words;
+}
+
+static inline VkShaderModule ctu_shader_module(struct vkt_device *dev, const char *name)
+{
+   size_t bytes = 0;
+   uint32_t *words = ctu_load_spirv(name, &bytes);
+   if (!words)
+      return VK_NULL_HANDLE;
+   VkShaderModuleCreateInfo ci = {
+       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+       .codeSize = bytes,
+       .pCode = words,
+   };
+   VkShaderModule mod = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateShaderModule(dev->device, &ci, NULL, &mod));
+   free(words);
+   return mod;
+}
+
+static inline VkDescriptorSetLayout
+ctu_set_layout(struct vkt_device *dev, const VkDescriptorSetLayoutBinding *bindings, uint32_t count)
+{
+   VkDescriptorSetLayoutCreateInfo ci = {
+       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+       .bindingCount = count,
+       .pBindings = bindings,
+   };
+   VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateDescriptorSetLayout(dev->device, &ci, NULL, &layout));
+   return layout;
+}
+
+static inline VkPipelineLayout ctu_pipeline_layout(struct vkt_device *dev,
+                                                   const VkDescriptorSetLayout *sets,
+                                                   uint32_t set_count, uint32_t push_bytes)
+{
+   VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+   VkPipelineLayoutCreateInfo ci = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+       .setLayoutCount = set_count,
+       .pSetLayouts = sets,
+       .pushConstantRangeCount = push_bytes ? 1 : 0,
+       .pPushConstantRanges = &range,
+   };
+   VkPipelineLayout layout = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreatePipelineLayout(dev->device, &ci, NULL, &layout));
+   return layout;
+}
+
+static inline VkResult ctu_compute_pipeline(struct vkt_device *dev, VkPipelineCache cache,
+                                            VkShaderModule mod, VkPipelineLayout layout,
+                                            const VkSpecializationInfo *spec, VkPipeline *out)
+{
+   VkComputePipelineCreateInfo ci = {
+       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+       .stage =
+           {
+               .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+               .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+               .module = mod,
+               .pName = "main",
+               .pSpecializationInfo = spec,
+           },
+       .layout = layout,
+   };
+   return vkCreateComputePipelines(dev->device, cache, 1, &ci, NULL, out);
+}
+
+/* Shader writes -> host reads, after the dispatches of a command buffer. */
+static inline void ctu_compute_to_host_barrier(VkCommandBuffer cmd)
+{
+   VkMemoryBarrier mb = {
+       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+       .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+       .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+   };
+   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                        &mb, 0, NULL, 0, NULL);
+}
+
+static inline void ctu_write_buffer(struct vkt_device *dev, VkDescriptorSet set, uint32_t binding,
+                                    VkDescriptorType type, VkBuffer buffer, VkDeviceSize offset,
+                                    VkDeviceSize range)
+{
+   VkDescriptorBufferInfo info = {buffer, offset, range};
+   VkWriteDescriptorSet w = {
+       .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+       .dstSet = set,
+       .dstBinding = binding,
+       .descriptorCount = 1,
+       .descriptorType = type,
+       .pBufferInfo = &info,
+   };
+   vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+}
+
+#endif /* COMPUTE_TEST_UTIL_H */

@@ -1,0 +1,195 @@
+/* See compiler_test_util.h. */
+#include "compiler_test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shader_abi.h"
+#include "test_harness.h"
+
+bool ctu_init(struct ctu *t)
+{
+   memset(t, 0, sizeof(*t));
+   return hwc_init(&t->h, NULL);
+}
+
+void ctu_finish(struct ctu *t)
+{
+   hwc_finish(&t->h);
+}
+
+uint64_t ctu_buffer(struct ctu *t, const void *data, uint32_t size)
+{
+   uint64_t bytes = ((uint64_t)size + 4095) & ~4095ull;
+   uint64_t va = hwt_alloc_mapped(&t->h.t, bytes ? bytes : 4096, true);
+   if (data && size)
+      hwt_write(&t->h.t.mem, t->h.t.pd, va, data, size);
+   return va;
+}
+
+void ctu_read(struct ctu *t, uint64_t va, void *dst, uint32_t size)
+{
+   hwt_read(&t->h.t.mem, t->h.t.pd, va, dst, size);
+}
+
+void ctu_bind(struct ctu_dispatch *d, uint32_t set, uint32_t binding, uint64_t va, uint32_t range)
+{
+   if (d->binding_count >= CTU_MAX_BINDINGS)
+      return;
+   struct ctu_binding *b = &d->bindings[d->binding_count++];
+   memset(b, 0, sizeof(*b));
+   b->set = set;
+   b->binding = binding;
+   b->va = va;
+   b->range = range;
+}
+
+uint32_t *ctu_load_spirv(const char *shader, size_t *word_count)
+{
+   char path[512];
+   snprintf(path, sizeof(path), "%s/%s.spv", COMPILER_TEST_SHADER_DIR, shader);
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      test_fail(__FILE__, __LINE__, "cannot open %s", path);
+      return NULL;
+   }
+   fseek(f, 0, SEEK_END);
+   long size = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   uint32_t *words = malloc(size > 0 ? (size_t)size : 4);
+   if (!words || size <= 0 || fread(words, 1, (size_t)size, f) != (size_t)size) {
+      fclose(f);
+      free(words);
+      test_fail(__FILE__, __LINE__, "cannot read %s", path);
+      return NULL;
+   }
+   fclose(f);
+   *word_count = (size_t)size / 4;
+   return words;
+}
+
+int ctu_compile_words(const uint32_t *words, size_t count, struct drv_shader_binary *bin, char *err,
+                      size_t err_size)
+{
+   struct drv_pipeline_abi abi = {0};
+   struct drv_compile_request req = {.spirv = words,
+                                     .word_count = count,
+                                     .entry_point = "main",
+                                     .abi = &abi,
+                                     .max_registers = 255};
+   return drv_compile_compute(&req, bin, err, err_size);
+}
+
+bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
+{
+   struct hwt *hw = &t->h.t;
+   size_t count = 0;
+   uint32_t *words = ctu_load_spirv(d->shader, &count);
+   if (!words)
+      return false;
+   /* Descriptor sets: binding n at byte n * 4 * DRV_DESCRIPTOR_SIZE of its set
+    * (room for arrays of up to 4 descriptors). */
+   struct drv_binding_layout layouts[CTU_MAX_BINDINGS];
+   uint64_t set_va[DRV_ABI_MAX_SETS] = {0};
+   uint32_t cbank[DRV_ABI_CBANK0_SIZE / 4] = {0};
+   uint32_t dyn_count = 0, layout_count = 0;
+   for (uint32_t i = 0; i < d->binding_count; i++) {
+      const struct ctu_binding *b = &d->bindings[i];
+      if (!set_va[b->set])
+         set_va[b->set] = ctu_buffer(t, NULL, 4096);
+      struct drv_buffer_descriptor desc = {b->va, b->range, 0};
+      uint32_t offset = b->binding * 4 * DRV_DESCRIPTOR_SIZE;
+      hwt_write(&hw->mem, hw->pd, set_va[b->set] + offset + b->element * DRV_DESCRIPTOR_SIZE, &desc,
+                sizeof(desc));
+      struct drv_binding_layout *l = NULL;
+      for (uint32_t k = 0; k < layout_count; k++)
+         if (layouts[k].set == b->set && layouts[k].binding == b->binding)
+            l = &layouts[k];
+      if (!l) {
+         l = &layouts[layout_count++];
+         *l = (struct drv_binding_layout){.set = b->set,
+                                          .binding = b->binding,
+                                          .kind = b->uniform ? DRV_BINDING_UNIFORM_BUFFER
+                                                             : DRV_BINDING_STORAGE_BUFFER,
+                                          .offset = offset,
+                                          .array_size = 0,
+                                          .dynamic_index = b->dynamic ? (int32_t)dyn_count : -1};
+      }
+      if (b->element + 1 > l->array_size)
+         l->array_size = b->element + 1;
+      if (b->dynamic)
+         cbank[(DRV_ABI_CBANK_DYNAMIC_OFFSETS / 4) + dyn_count++] = b->dyn_offset;
+   }
+   for (uint32_t s = 0; s < DRV_ABI_MAX_SETS; s++)
+      memcpy(&cbank[(DRV_ABI_CBANK_SET_ADDRESSES + 8 * s) / 4], &set_va[s], 8);
+   if (d->push_size)
+      memcpy(cbank, d->push, d->push_size);
+   uint32_t groups[3];
+   for (int k = 0; k < 3; k++) {
+      groups[k] = d->groups[k] ? d->groups[k] : 1;
+      cbank[DRV_ABI_CBANK_NUM_WORKGROUPS / 4 + k] = groups[k];
+   }
+   struct drv_pipeline_abi abi = {layouts, layout_count, d->push_size, d->robust};
+   struct drv_compile_request req = {.spirv = words,
+                                     .word_count = count,
+                                     .entry_point = "main",
+                                     .spec = d->spec,
+                                     .spec_count = d->spec_count,
+                                     .abi = &abi,
+                                     .max_registers = d->max_registers ? d->max_registers : 255,
+                                     .debug_flags = d->debug_flags};
+   if (getenv("VKPPU_DEBUG")) {
+      if (strstr(getenv("VKPPU_DEBUG"), "ir"))
+         req.debug_flags |= DRV_COMPILE_DEBUG_PRINT_IR;
+      if (strstr(getenv("VKPPU_DEBUG"), "isa"))
+         req.debug_flags |= DRV_COMPILE_DEBUG_PRINT_ISA;
+   }
+   struct drv_shader_binary bin;
+   char err[512];
+   int rc = drv_compile_compute(&req, &bin, err, sizeof(err));
+   free(words);
+   if (rc) {
+      test_fail(__FILE__, __LINE__, "%s: %s", d->shader, err);
+      return false;
+   }
+   uint64_t cb_va = ctu_buffer(t, cbank, sizeof(cbank));
+   uint64_t prog = ctu_buffer(t, bin.code, bin.code_words * 4);
+   struct ppu_qmd q;
+   hwc_qmd_defaults(&t->h, &q, prog);
+   q.register_count = bin.register_count;
+   q.shared_memory_size = bin.shared_memory_size;
+   q.local_memory_size = bin.local_memory_size;
+   for (int k = 0; k < 3; k++) {
+      q.workgroup_size[k] = bin.workgroup_size[k];
+      q.grid_size[k] = groups[k];
+   }
+   q.cbank[0].va = cb_va;
+   q.cbank[0].size = DRV_ABI_CBANK0_SIZE;
+   drv_shader_binary_free(&bin);
+   struct ppu_fault f;
+   if (!hwc_launch(&t->h, &q, 0, &f)) {
+      char report[1024];
+      ppu_fault_format(t->h.c.ch, &f, report, sizeof(report));
+      test_fail(__FILE__, __LINE__, "%s faulted:\n%s", d->shader, report);
+      hwt_channel_restart(&t->h.c, "compute");
+      return false;
+   }
+   return true;
+}
+
+bool ctu_float_near(float got, float want, uint32_t ulps)
+{
+   if (isnan(want))
+      return isnan(got);
+   if (got == want)
+      return true;
+   int32_t a, b;
+   memcpy(&a, &got, 4);
+   memcpy(&b, &want, 4);
+   if ((a < 0) != (b < 0))
+      return false;
+   int64_t d = (int64_t)a - (int64_t)b;
+   return (d < 0 ? -d : d) <= ulps;
+}

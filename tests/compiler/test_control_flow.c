@@ -1,0 +1,228 @@
+/* Structured control flow under divergence: if/else, loops, switch, early
+ * return, inlined functions, short-circuit phis. */
+#include <string.h>
+
+#include "compiler_test_util.h"
+#include "test_harness.h"
+
+/* Runs shader with binding 0 = out (zeroed) and optional binding 1. */
+static bool run_out(const char *shader, void *out, uint32_t out_bytes, uint32_t groups, void *aux,
+                    uint32_t aux_bytes)
+{
+   struct ctu t;
+   if (!ctu_init(&t))
+      return false;
+   uint64_t ob = ctu_buffer(&t, NULL, out_bytes), ab = ctu_buffer(&t, aux, aux_bytes);
+   struct ctu_dispatch d = {.shader = shader, .groups = {groups}};
+   ctu_bind(&d, 0, 0, ob, out_bytes);
+   ctu_bind(&d, 0, 1, ab, aux_bytes ? aux_bytes : 16);
+   bool ok = ctu_run(&t, &d);
+   if (ok) {
+      ctu_read(&t, ob, out, out_bytes);
+      if (aux_bytes)
+         ctu_read(&t, ab, aux, aux_bytes);
+   }
+   ctu_finish(&t);
+   return ok;
+}
+
+TEST_CASE(if_else_chains_diverge_and_reconverge)
+{
+   static int32_t out[256];
+   REQUIRE(run_out("if_else_divergent", out, sizeof(out), 2, NULL, 0));
+   for (int i = 0; i < 256; i++) {
+      int r;
+      if ((i & 1) == 0) {
+         r = i * 3;
+         r += (i & 2) ? 1000 : -7;
+      } else if (i % 3 == 0) {
+         r = -i;
+      } else {
+         r = i + 5;
+      }
+      if (i > 200)
+         r *= 2;
+      CHECK_MSG(out[i] == r, "i=%d got %d want %d", i, out[i], r);
+   }
+}
+
+TEST_CASE(nested_loops_with_break_and_continue)
+{
+   static uint32_t out[256];
+   REQUIRE(run_out("nested_loops", out, sizeof(out), 4, NULL, 0));
+   for (uint32_t i = 0; i < 256; i++) {
+      uint32_t sum = 0;
+      for (uint32_t a = 0; a < (i % 7) + 1; a++) {
+         if (a == 5)
+            continue;
+         for (uint32_t b = 0; b < 10; b++) {
+            if (b > a + (i & 3))
+               break;
+            if (((a + b) & 1) == 1)
+               continue;
+            sum += a * 10 + b;
+         }
+         if (sum > 200 + i)
+            break;
+      }
+      CHECK_MSG(out[i] == sum, "i=%u got %u want %u", i, out[i], sum);
+   }
+}
+
+TEST_CASE(switch_with_fallthrough_in_loop)
+{
+   static int32_t out[128];
+   REQUIRE(run_out("switch_fallthrough", out, sizeof(out), 2, NULL, 0));
+   for (int i = 0; i < 128; i++) {
+      int r = 0;
+      for (int k = 0; k < 3; k++) {
+         switch ((i + k) % 6) {
+         case 0:
+            r += 1;
+            /* fall through */
+         case 1:
+            r += 10;
+            break;
+         case 2:
+         case 3:
+            r += 100;
+            break;
+         case 5:
+            r -= 1000;
+            continue;
+         default:
+            r += 7;
+         }
+         r *= 2;
+      }
+      CHECK_MSG(out[i] == r, "i=%d got %d want %d", i, out[i], r);
+   }
+}
+
+TEST_CASE(early_return_at_any_depth)
+{
+   static uint32_t out[128];
+   REQUIRE(run_out("early_return", out, sizeof(out), 2, NULL, 0));
+   for (uint32_t i = 0; i < 128; i++) {
+      uint32_t v = 1;
+      bool done = i % 5 == 0;
+      for (uint32_t k = 0; k < 8 && !done; k++) {
+         if (k == i % 8 && (i & 1)) {
+            done = true;
+            break;
+         }
+         v += k;
+      }
+      if (!done)
+         v += 100;
+      CHECK_MSG(out[i] == v, "i=%u got %u want %u", i, out[i], v);
+   }
+}
+
+static int collatz_steps(int n)
+{
+   int steps = 0;
+   while (n != 1) {
+      if (steps > 50)
+         return -1;
+      n = (n % 2 == 0) ? n / 2 : 3 * n + 1;
+      steps++;
+   }
+   return steps;
+}
+
+TEST_CASE(inlined_functions_with_early_returns_and_out_params)
+{
+   static int32_t out[64 * 3 * 2];
+   REQUIRE(run_out("function_calls", out, sizeof(out), 2, NULL, 0));
+   for (int i = 0; i < 128; i++) {
+      int s = collatz_steps(i + 1);
+      /* % is OpSMod in glslang's output: the remainder takes the divisor's sign. */
+      int lo = ((s % 10) + 10) % 10;
+      int cls = i < 10 ? 1 : i < 20 ? 2 + collatz_steps(i) : 3;
+      CHECK_MSG(out[i * 3] == s / 10 && out[i * 3 + 1] == lo && out[i * 3 + 2] == cls,
+                "i=%d got %d %d %d want %d %d %d", i, out[i * 3], out[i * 3 + 1], out[i * 3 + 2],
+                s / 10, lo, cls);
+   }
+}
+
+TEST_CASE(while_and_do_while_loops)
+{
+   static uint32_t out[192];
+   REQUIRE(run_out("while_dowhile", out, sizeof(out), 2, NULL, 0));
+   for (uint32_t i = 0; i < 192; i++) {
+      uint32_t n = (uint32_t)__builtin_popcount(i), m = 0, y = i;
+      do {
+         y /= 3;
+         m++;
+      } while (y > 0);
+      CHECK_MSG(out[i] == n * 100 + m, "i=%u got %u want %u", i, out[i], n * 100 + m);
+   }
+}
+
+TEST_CASE(short_circuit_evaluates_only_needed_operands)
+{
+   static uint32_t out[64], calls[64];
+   REQUIRE(run_out("short_circuit_phi", out, sizeof(out), 1, calls, sizeof(calls)));
+   for (uint32_t i = 0; i < 64; i++) {
+      uint32_t n = 1, r = 0;
+      if (i & 1) {
+         n++;
+         if (i & 2)
+            r |= 1;
+      }
+      n++;
+      if (i & 4) {
+         r |= 2;
+      } else {
+         n++;
+         if (i & 8)
+            r |= 2;
+      }
+      if (i > 10 && i < 50)
+         r |= 4;
+      CHECK_MSG(out[i] == r && calls[i] == n, "i=%u got r=%u calls=%u want %u %u", i, out[i],
+                calls[i], r, n);
+   }
+}
+
+TEST_CASE(switch_break_from_nested_if_and_loop)
+{
+   static int32_t out[128];
+   REQUIRE(run_out("switch_nested_break", out, sizeof(out), 2, NULL, 0));
+   for (int i = 0; i < 128; i++) {
+      int r = 0;
+      switch (i % 5 - 2) {
+      case -2:
+         r = 1;
+         if ((i & 1) == 1)
+            break;
+         r += 10;
+         break;
+      case -1:
+      case 0:
+         for (int k = 0; k < i % 4; k++) {
+            if (k == 2)
+               break;
+            r += 100;
+         }
+         if (i > 30) {
+            r += 5;
+            break;
+         }
+         r += 7;
+         /* fall through */
+      case 1:
+         r += 1000;
+         break;
+      default:
+         r = -i;
+      }
+      CHECK_MSG(out[i] == r, "i=%d got %d want %d", i, out[i], r);
+   }
+}
+
+int main(int argc, char **argv)
+{
+   return test_run_all(argc, argv);
+}
