@@ -1,6 +1,8 @@
 /* See drv_device.h. */
 #include "drv_device.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,32 @@ static void on_interrupt(void *user, enum ppu_interrupt kind, struct ppu_channel
       drv_wake_waiters(dev);
 }
 
+/* VKPPU_WATCHDOG_WARP_INSTRUCTIONS (docs/driver.md): the compute engine's
+ * budget of warp instructions per grid, decimal or 0x hex, 0 = no watchdog.
+ * A value that is not such a number is reported and the default kept: a
+ * typo must not silently turn the watchdog off. */
+static void apply_watchdog_env(struct ppu_gpu_config *cfg)
+{
+   const char *text = getenv("VKPPU_WATCHDOG_WARP_INSTRUCTIONS");
+   if (!text)
+      return;
+   const char *p = text;
+   while (*p == ' ' || *p == '\t')
+      p++;
+   char *end = NULL;
+   errno = 0;
+   unsigned long long value = *p >= '0' && *p <= '9' ? strtoull(p, &end, 0) : 0;
+   if (!end || end == p || *end != '\0' || errno == ERANGE) {
+      fprintf(stderr,
+              "vkppu: VKPPU_WATCHDOG_WARP_INSTRUCTIONS=\"%s\" is not a number of warp "
+              "instructions (decimal or 0x hex, 0 = no watchdog); keeping the default %" PRIu64
+              "\n",
+              text, cfg->watchdog_warp_instructions);
+      return;
+   }
+   cfg->watchdog_warp_instructions = value;
+}
+
 static void set_error(char *err, size_t err_size, const char *what)
 {
    if (err && err_size)
@@ -79,6 +107,7 @@ enum drv_result drv_device_create(const struct drv_device_config *config, struct
       cfg.vram_size = config->vram_size & ~PPU_PAGE_MASK;
    if (cfg.max_channels < DRV_MAX_CHANNELS)
       cfg.max_channels = DRV_MAX_CHANNELS;
+   apply_watchdog_env(&cfg);
    enum drv_result r = DRV_ERROR_INITIALIZATION_FAILED;
    dev->gpu = ppu_gpu_create(&cfg, err, err_size);
    if (!dev->gpu)
@@ -91,8 +120,10 @@ enum drv_result drv_device_create(const struct drv_device_config *config, struct
       goto fail_mm_lock;
    if (pthread_mutex_init(&dev->fault_lock, NULL))
       goto fail_slot_lock;
-   if (!drv_wait_init(dev))
+   if (pthread_mutex_init(&dev->program_lock, NULL))
       goto fail_fault_lock;
+   if (!drv_wait_init(dev))
+      goto fail_program_lock;
    r = vram_allocator_init(&dev->vram, dev->gpu, ppu_gpu_vram_size(dev->gpu));
    if (r != DRV_SUCCESS) {
       set_error(err, err_size, "cannot set up the VRAM allocator");
@@ -111,6 +142,8 @@ fail_vram:
    vram_allocator_finish(&dev->vram);
 fail_wait:
    drv_wait_finish(dev);
+fail_program_lock:
+   pthread_mutex_destroy(&dev->program_lock);
 fail_fault_lock:
    pthread_mutex_destroy(&dev->fault_lock);
 fail_slot_lock:
@@ -135,6 +168,8 @@ void drv_device_destroy(struct drv_device *dev)
     * stops its threads before the state the handler uses goes away. */
    ppu_gpu_destroy(dev->gpu);
    drv_wait_finish(dev);
+   free(dev->programs);
+   pthread_mutex_destroy(&dev->program_lock);
    pthread_mutex_destroy(&dev->fault_lock);
    pthread_mutex_destroy(&dev->slot_lock);
    pthread_mutex_destroy(&dev->mm_lock);

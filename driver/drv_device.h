@@ -9,6 +9,7 @@
  *   slot_lock -> mm_lock            (a new slot page allocates memory)
  *   channel submit lock -> mm_lock  (a pushbuffer chunk allocates memory)
  *   mm_lock -> fault_lock           (registering a channel)
+ *   fault_lock -> program_lock      (a fault report names the shader)
  *   wait_lock is innermost: nothing is taken or called into while holding it. */
 #ifndef DRV_DEVICE_H
 #define DRV_DEVICE_H
@@ -26,6 +27,7 @@
 struct ppu_gpu;
 struct drv_channel;
 struct drv_slot_page;
+struct drv_program_range;
 
 /* Channels one device may have: Vulkan queues (4 + 2, see vkppu_instance.h)
  * with room to spare. */
@@ -59,6 +61,11 @@ struct drv_device {
    pthread_mutex_t fault_lock;
    uint32_t fault_count;
    char fault_report[DRV_FAULT_REPORT_SIZE]; /* the first fault, with context */
+
+   /* Program VA ranges and their names (program_names.h). */
+   pthread_mutex_t program_lock;
+   struct drv_program_range *programs;
+   uint32_t program_count, program_capacity;
 };
 
 struct drv_device_config {

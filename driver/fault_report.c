@@ -7,6 +7,7 @@
 
 #include "channel.h"
 #include "drv_device.h"
+#include "program_names.h"
 #include "ppu/gpu.h"
 #include "ppu/methods.h"
 #include "wait.h"
@@ -107,6 +108,20 @@ void drv_fault_record(struct drv_device *dev, struct ppu_channel *hw)
       len += (size_t)snprintf(report + len, sizeof(report) - len,
                               "  address 0x%" PRIx64 " lies in %s\n", f.address,
                               va_region_name(f.address));
+   }
+   if (len < sizeof(report) && f.pc) {
+      char name[DRV_PROGRAM_NAME_SIZE];
+      uint64_t start = 0;
+      if (drv_program_lookup(dev, f.pc, name, sizeof(name), &start)) {
+         len += (size_t)snprintf(report + len, sizeof(report) - len,
+                                 "  shader: %s, PC 0x%" PRIx64 " = program start 0x%" PRIx64
+                                 " + 0x%" PRIx64 " (instruction %" PRIu64 ")\n",
+                                 name, f.pc, start, f.pc - start, (f.pc - start) / 16);
+      } else {
+         len += (size_t)snprintf(report + len, sizeof(report) - len,
+                                 "  shader: PC 0x%" PRIx64 " is in no program this driver placed\n",
+                                 f.pc);
+      }
    }
    if (dev->fault_count++ == 0)
       snprintf(dev->fault_report, sizeof(dev->fault_report), "%s", report);

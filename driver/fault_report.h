@@ -1,7 +1,8 @@
 /* Device-lost reports: what the chip says about a fault (ppu_fault_format)
  * plus what only the driver knows — which queue the channel is, which
  * command buffer or driver-generated segment the faulting GPFIFO entry came
- * from, and which part of the VA layout the address falls in. */
+ * from, which part of the VA layout the address falls in, and for a shader
+ * fault which shader the PC is in (program_names.h). */
 #ifndef DRV_FAULT_REPORT_H
 #define DRV_FAULT_REPORT_H
 

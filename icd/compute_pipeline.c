@@ -13,10 +13,13 @@
  * VKPPU_HAVE_COMPILER when the vkppu_compiler target exists), creating a
  * compute pipeline fails with a message saying so.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "compiler.h" /* the contract; only the calls need the library */
 #include "gpu_memory.h"
+#include "program_names.h"
 #include "ppu/qmd.h"
 #include "vkppu_pipeline.h"
 
@@ -176,11 +179,26 @@ static VkResult compile(struct vkppu_device *dev, const struct vkppu_shader_modu
 #endif
 }
 
+/* The name a fault report gives the pipeline's program, once the
+ * application has named it with vkSetDebugUtilsObjectNameEXT
+ * (driver/program_names.h; called on the interrupt handler's thread). The
+ * pipeline cannot be freed meanwhile (destroy unregisters first, under the
+ * table's lock); an application renaming the pipeline on another thread at
+ * the very moment its shader faults is not guarded against. */
+static const char *pipeline_debug_name(const void *owner)
+{
+   const struct vkppu_pipeline *pipe = owner;
+   return pipe->base.debug_name;
+}
+
 static void destroy_pipeline(struct vkppu_device *dev, const VkAllocationCallbacks *pAllocator,
                              struct vkppu_pipeline *pipe)
 {
-   if (pipe->code_bo)
+   if (pipe->code_bo) {
+      /* Before the memory goes: a fault report must not name freed code. */
+      drv_program_unregister(dev->drv, pipe->code_bo->va);
       drv_bo_destroy(dev->drv, pipe->code_bo);
+   }
    vkppu_object_finish(&pipe->base);
    vkppu_device_free(dev, pAllocator, pipe);
 }
@@ -235,6 +253,15 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
    /* Written through the BAR; the SM fetches instructions from here. */
    memcpy(pipe->code_bo->map, code, (size_t)info.code_words * 4);
    free(code);
+   char name[DRV_PROGRAM_NAME_SIZE];
+   snprintf(name, sizeof(name), "compute pipeline 0x%" PRIx64 " entry %s",
+            (uint64_t)(uintptr_t)pipe, entry);
+   dr = drv_program_register(dev->drv, pipe->code_bo->va, (uint64_t)info.code_words * 4, name,
+                             pipeline_debug_name, pipe);
+   if (dr != DRV_SUCCESS) {
+      destroy_pipeline(dev, pAllocator, pipe);
+      return vkppu_result_from_drv(dr);
+   }
    *out = vkppu_pipeline_to_handle(pipe);
    return VK_SUCCESS;
 }

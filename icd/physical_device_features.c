@@ -1,18 +1,19 @@
-/* vkGetPhysicalDeviceFeatures(2): what the device can do today.
+/* vkGetPhysicalDeviceFeatures(2): what the device can do today
+ * (docs/status.md, "Features").
  *
- * Nothing shader-side runs yet, so every VkPhysicalDeviceFeatures member but
- * one is VK_FALSE. robustBufferAccess is VK_TRUE because the spec requires it
- * of every implementation (Feature Requirements), and it holds today: the
- * only buffer accesses are the copy engine's, whose ranges the API keeps in
- * bounds, and any address the hardware cannot translate is an MMU fault, never
- * a host crash. The compiler must keep it true when shaders arrive: with the
- * feature enabled, shader buffer accesses are bounds-checked. Of the later
- * features, only those the driver implements
- * on the host and the command processor are VK_TRUE: timelineSemaphore,
- * synchronization2, privateData, bufferDeviceAddress (without capture/replay
- * or multi-device) and hostQueryReset. They reach a 1.0 device through
- * VK_KHR_timeline_semaphore, VK_KHR_synchronization2, VK_EXT_private_data,
- * VK_KHR_buffer_device_address and VK_EXT_host_query_reset. */
+ * Of VkPhysicalDeviceFeatures, only what the compute path implements is
+ * VK_TRUE. robustBufferAccess is required of every implementation (Feature
+ * Requirements): with it enabled, compute pipelines are compiled with bounds
+ * checks on every shader buffer access, and the copy engine's ranges are kept
+ * in bounds by the API (an address the hardware cannot translate is an MMU
+ * fault, never a host crash). The shader features are those the compiler
+ * supports, each tested by tests/api/test_compute_features.c. Of the later
+ * features, only those the driver implements on the host and the command
+ * processor are VK_TRUE: timelineSemaphore, synchronization2, privateData,
+ * bufferDeviceAddress (without capture/replay or multi-device) and
+ * hostQueryReset. They reach a 1.0 device through VK_KHR_timeline_semaphore,
+ * VK_KHR_synchronization2, VK_EXT_private_data, VK_KHR_buffer_device_address
+ * and VK_EXT_host_query_reset. */
 #include <string.h>
 
 #include "vkppu_physical_device.h"
@@ -23,6 +24,18 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    (void)physicalDevice;
    memset(pFeatures, 0, sizeof(*pFeatures));
    pFeatures->robustBufferAccess = VK_TRUE;
+   /* Shader features the compiler implements (docs/compiler.md, "What is
+    * supported"), each checked through the loader with validation by
+    * tests/api/test_compute_features.c: 64-bit integers and doubles in
+    * registers and buffers, 16-bit integers in registers (16-bit storage is
+    * a separate, unreported feature), and arrays of storage and uniform
+    * buffers indexed by dynamically uniform values (the compiler loads the
+    * descriptor of an arrayed binding on every access). */
+   pFeatures->shaderInt64 = VK_TRUE;
+   pFeatures->shaderFloat64 = VK_TRUE;
+   pFeatures->shaderInt16 = VK_TRUE;
+   pFeatures->shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+   pFeatures->shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ppu/methods.h"
+#include "stderr_capture.h"
 #include "vk_test_context.h"
 
 typedef void(VKAPI_PTR *PFN_vkCmdPushRawMethodsVKPPU)(VkCommandBuffer commandBuffer,
@@ -51,54 +52,6 @@ static VkDeviceAddress address_of(struct vkt_device *dev, VkBuffer buf)
        .buffer = buf,
    };
    return vkGetBufferDeviceAddressKHR(dev->device, &info);
-}
-
-/* stderr (fd 2) redirected to a temporary file, so the driver's fault report
- * can be read back. */
-struct stderr_capture {
-   int saved_fd;
-   char path[64];
-};
-
-static bool capture_begin(struct stderr_capture *c)
-{
-   fflush(stderr);
-   snprintf(c->path, sizeof(c->path), "/tmp/vkppu_fault_report_XXXXXX");
-   int fd = mkstemp(c->path);
-   if (fd < 0)
-      return false;
-   c->saved_fd = dup(2);
-   dup2(fd, 2);
-   close(fd);
-   return true;
-}
-
-/* Restores stderr, echoes what was captured (indented) and returns it. */
-static char *capture_end(struct stderr_capture *c)
-{
-   fflush(stderr);
-   dup2(c->saved_fd, 2);
-   close(c->saved_fd);
-   FILE *f = fopen(c->path, "rb");
-   char *text = calloc(1, 65536);
-   if (f && text && fread(text, 1, 65535, f) == 0)
-      text[0] = 0;
-   if (f)
-      fclose(f);
-   unlink(c->path);
-   if (text) {
-      fprintf(stderr, "  captured stderr:\n");
-      for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
-         end = strchr(line, '\n');
-         fprintf(stderr, "  | %.*s\n", end ? (int)(end - line) : (int)strlen(line), line);
-      }
-   }
-   return text;
-}
-
-static bool contains_nocase(const char *haystack, const char *needle)
-{
-   return haystack && strcasestr(haystack, needle) != NULL;
 }
 
 /* Messages excused while a device is lost on purpose and torn down:
@@ -254,16 +207,17 @@ TEST_CASE(copy_from_unmapped_address_loses_only_its_device)
    uint32_t words[16];
    uint32_t n = encode_copy(words, UNMAPPED_VA, address_of(&a, a_dst.buffer), 4096);
    struct stderr_capture cap;
-   REQUIRE(capture_begin(&cap));
+   REQUIRE(stderr_capture_begin(&cap));
    VkResult r = run_raw(&a, words, n, true);
-   char *report = capture_end(&cap);
+   char *report = stderr_capture_end(&cap);
    CHECK_MSG(r == VK_ERROR_DEVICE_LOST, "waiting for the faulting copy -> %s", vkt_result_name(r));
-   CHECK_MSG(contains_nocase(report, "copy"), "the fault report does not name the copy engine");
-   CHECK_MSG(contains_nocase(report, "7f00000000"), "the fault report does not give 0x%llx",
+   CHECK_MSG(text_contains_nocase(report, "copy"),
+             "the fault report does not name the copy engine");
+   CHECK_MSG(text_contains_nocase(report, "7f00000000"), "the fault report does not give 0x%llx",
              UNMAPPED_VA);
    /* The method that faulted is LAUNCH (0x010) of the copy subchannel. */
-   CHECK_MSG(contains_nocase(report, "launch") || contains_nocase(report, "0x010") ||
-                 contains_nocase(report, "0x10"),
+   CHECK_MSG(text_contains_nocase(report, "launch") || text_contains_nocase(report, "0x010") ||
+                 text_contains_nocase(report, "0x10"),
              "the fault report does not name the method (LAUNCH, 0x010)");
    free(report);
    check_stays_lost(&a);
@@ -319,9 +273,9 @@ TEST_CASE(unknown_methods_lose_the_device)
       if (!vkt_device_create_standard(&ctx, &dev))
          break;
       struct stderr_capture cap;
-      REQUIRE(capture_begin(&cap));
+      REQUIRE(stderr_capture_begin(&cap));
       VkResult r = run_raw(&dev, streams[i].words, 2, true);
-      char *report = capture_end(&cap);
+      char *report = stderr_capture_end(&cap);
       CHECK_MSG(r == VK_ERROR_DEVICE_LOST, "%s -> %s", streams[i].what, vkt_result_name(r));
       CHECK_MSG(report && report[0], "%s: no fault report", streams[i].what);
       free(report);
@@ -350,9 +304,9 @@ TEST_CASE(garbage_stream_loses_the_device_without_crashing)
          break;
       vkt_fill_random(words, WORDS * sizeof(*words), 1000 + seed);
       struct stderr_capture cap;
-      REQUIRE(capture_begin(&cap));
+      REQUIRE(stderr_capture_begin(&cap));
       VkResult r = run_raw(&dev, words, WORDS, true);
-      char *report = capture_end(&cap);
+      char *report = stderr_capture_end(&cap);
       CHECK_MSG(r == VK_ERROR_DEVICE_LOST, "garbage seed %llu -> %s", (unsigned long long)seed,
                 vkt_result_name(r));
       free(report);

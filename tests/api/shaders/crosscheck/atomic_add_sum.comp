@@ -1,0 +1,16 @@
+// tolerance: exact
+// atomicAdd into buffer words: the sums are order-independent.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   atomicAdd(out_data[(i & 255u) * 4u + 3u], a & 0xffffu);
+   atomicAdd(out_data[0], 1u);
+   atomicAdd(out_data[1], b);
+}

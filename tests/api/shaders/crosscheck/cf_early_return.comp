@@ -1,0 +1,21 @@
+// tolerance: exact
+// Early return leaves later words untouched (zero).
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   out_data[o] = a;
+   if ((a & 3u) == 0u)
+      return;
+   out_data[o + 1u] = b;
+   if (b > c)
+      return;
+   out_data[o + 2u] = c;
+   out_data[o + 3u] = d;
+}

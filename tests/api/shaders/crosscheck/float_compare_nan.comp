@@ -1,0 +1,21 @@
+// tolerance: exact
+// Ordered comparisons are false with NaN, != is true.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   float x = float(int(a & 0xffu) - 128);
+   float y = (b & 7u) == 0u ? uintBitsToFloat(0x7fc00000u) : float(int(b >> 24) - 128);
+   uint r = uint(x < y) | uint(x <= y) << 1 | uint(x > y) << 2 | uint(x >= y) << 3 |
+            uint(x == y) << 4 | uint(x != y) << 5 | uint(isnan(y)) << 6;
+   out_data[o + 0u] = r;
+   out_data[o + 1u] = uint(x < 0.0);
+   out_data[o + 2u] = uint(-x == x);
+   out_data[o + 3u] = uint(y == y);
+}

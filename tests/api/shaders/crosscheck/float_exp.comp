@@ -1,0 +1,20 @@
+// tolerance: rel 5e-5
+// exp within 3 + 2|x| ulp.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+// Uniform in [lo, hi), 24 random bits.
+float fr(uint b, float lo, float hi) { return lo + (hi - lo) * (float(b >> 8) * (1.0 / 16777216.0)); }
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   float x = fr(a, -10.0, 10.0), y = fr(b, -1.0, 1.0);
+   out_data[o + 0u] = floatBitsToUint(exp(x));
+   out_data[o + 1u] = floatBitsToUint(exp(y));
+   out_data[o + 2u] = floatBitsToUint(exp(-x * 0.5));
+   out_data[o + 3u] = floatBitsToUint(exp(fr(d, -80.0, 80.0)));
+}

@@ -1,0 +1,20 @@
+// tolerance: rel 5e-5
+// exp2 within 3 + 2|x| ulp.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+// Uniform in [lo, hi), 24 random bits.
+float fr(uint b, float lo, float hi) { return lo + (hi - lo) * (float(b >> 8) * (1.0 / 16777216.0)); }
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   float x = fr(a, -20.0, 20.0), y = fr(b, -1.0, 1.0);
+   out_data[o + 0u] = floatBitsToUint(exp2(x));
+   out_data[o + 1u] = floatBitsToUint(exp2(y));
+   out_data[o + 2u] = floatBitsToUint(exp2(float(int(c & 0x3fu) - 32)));
+   out_data[o + 3u] = floatBitsToUint(exp2(fr(d, -100.0, 100.0)));
+}

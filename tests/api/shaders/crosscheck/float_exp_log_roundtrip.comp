@@ -1,0 +1,20 @@
+// tolerance: rel 1e-4 abs 1e-5
+// log(exp(x)), exp2(log2(x)), pow vs exp2.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+// Uniform in [lo, hi), 24 random bits.
+float fr(uint b, float lo, float hi) { return lo + (hi - lo) * (float(b >> 8) * (1.0 / 16777216.0)); }
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   float x = fr(a, -5.0, 5.0), y = fr(b, 0.1, 100.0);
+   out_data[o + 0u] = floatBitsToUint(log(exp(x)));
+   out_data[o + 1u] = floatBitsToUint(exp2(log2(y)));
+   out_data[o + 2u] = floatBitsToUint(pow(y, 0.25) - sqrt(sqrt(y)));
+   out_data[o + 3u] = floatBitsToUint(log2(y) * 0.5 - log2(sqrt(y)));
+}

@@ -1,0 +1,21 @@
+// tolerance: ulp 0
+// fract and floor of small negatives and of integers.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+// Uniform in [lo, hi), 24 random bits.
+float fr(uint b, float lo, float hi) { return lo + (hi - lo) * (float(b >> 8) * (1.0 / 16777216.0)); }
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   float x = -fr(a, 0.0, 1.0) * 0.125;
+   float n = float(int(b & 0xffu) - 128);
+   out_data[o + 0u] = floatBitsToUint(fract(x));
+   out_data[o + 1u] = floatBitsToUint(floor(x));
+   out_data[o + 2u] = floatBitsToUint(fract(n));
+   out_data[o + 3u] = floatBitsToUint(ceil(-x));
+}

@@ -1,0 +1,24 @@
+// tolerance: abs 1e-4 rel 1e-5
+// A float series accumulated in a loop (same order on both).
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+// Uniform in [lo, hi), 24 random bits.
+float fr(uint b, float lo, float hi) { return lo + (hi - lo) * (float(b >> 8) * (1.0 / 16777216.0)); }
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   float x = fr(a, -1.0, 1.0), term = 1.0, s = 1.0;
+   for (int k = 1; k < 12; k++) {
+      term *= x / float(k);
+      s += term;
+   }
+   out_data[o + 0u] = floatBitsToUint(s);
+   out_data[o + 1u] = floatBitsToUint(term);
+   out_data[o + 2u] = floatBitsToUint(s - exp(x) * 0.0);
+   out_data[o + 3u] = floatBitsToUint(float(int(b & 7u)) * s);
+}

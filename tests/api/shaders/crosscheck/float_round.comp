@@ -1,0 +1,20 @@
+// tolerance: ulp 0
+// round of values that are never halfway.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+// Uniform in [lo, hi), 24 random bits.
+float fr(uint b, float lo, float hi) { return lo + (hi - lo) * (float(b >> 8) * (1.0 / 16777216.0)); }
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   float x = float(int(a & 0xffffu) - 32768) * 0.125 + 0.0625;
+   out_data[o + 0u] = floatBitsToUint(round(x));
+   out_data[o + 1u] = floatBitsToUint(round(-x));
+   out_data[o + 2u] = floatBitsToUint(round(x * 0.5));
+   out_data[o + 3u] = floatBitsToUint(round(fr(b, -5.0, 5.0)));
+}

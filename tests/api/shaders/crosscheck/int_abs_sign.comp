@@ -1,0 +1,19 @@
+// tolerance: exact
+// abs and sign on int (no INT_MIN).
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   int x = int(a & 0x7fffffffu) * ((b & 1u) != 0u ? -1 : 1);
+   int y = int(c >> 30) - 2;
+   out_data[o + 0u] = uint(abs(x));
+   out_data[o + 1u] = uint(sign(x));
+   out_data[o + 2u] = uint(sign(y));
+   out_data[o + 3u] = uint(abs(y) + sign(int(d)));
+}

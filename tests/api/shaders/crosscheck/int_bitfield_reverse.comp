@@ -1,0 +1,17 @@
+// tolerance: exact
+// bitfieldReverse on uint and int.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   out_data[o + 0u] = bitfieldReverse(a);
+   out_data[o + 1u] = uint(bitfieldReverse(int(b)));
+   out_data[o + 2u] = bitfieldReverse(c & 0xffu);
+   out_data[o + 3u] = bitfieldReverse(bitfieldReverse(d));
+}

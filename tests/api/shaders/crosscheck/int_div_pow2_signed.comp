@@ -1,0 +1,18 @@
+// tolerance: exact
+// Signed division by powers of two rounds toward zero (not a plain shift).
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   int x = int(a) >> (b & 7u);
+   out_data[o + 0u] = uint(x / 2);
+   out_data[o + 1u] = uint(x / 8);
+   out_data[o + 2u] = uint(x / 256);
+   out_data[o + 3u] = uint(x / 65536);
+}

@@ -1,0 +1,18 @@
+// tolerance: exact
+// min, max, clamp on int.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   int x = int(a), lo = min(int(b), int(c)), hi = max(int(b), int(c));
+   out_data[o + 0u] = uint(min(x, int(b)));
+   out_data[o + 1u] = uint(max(x, int(d)));
+   out_data[o + 2u] = uint(clamp(x, lo, hi));
+   out_data[o + 3u] = uint(clamp(int(d), -1000, 1000));
+}

@@ -1,0 +1,18 @@
+// tolerance: exact
+// min, max, clamp on uint.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   uint lo = min(b, c), hi = max(b, c);
+   out_data[o + 0u] = min(a, b);
+   out_data[o + 1u] = max(a, d);
+   out_data[o + 2u] = clamp(a, lo, hi);
+   out_data[o + 3u] = clamp(d, 100u, 200000u);
+}

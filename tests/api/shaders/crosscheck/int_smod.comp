@@ -1,0 +1,21 @@
+// tolerance: exact
+// Signed % with non-negative operands (GLSL leaves negative operands undefined).
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   int x = int(a & 0x7fffffffu), y = int(b & 0x7fffffffu);
+   if (y == 0) y = 5;
+   int s = int(c >> 25);
+   if (s == 0) s = 3;
+   out_data[o + 0u] = uint(x % y);
+   out_data[o + 1u] = uint(x % s);
+   out_data[o + 2u] = uint(int(d >> 1) % 16);
+   out_data[o + 3u] = uint(int(d & 0xffffu) % 7);
+}

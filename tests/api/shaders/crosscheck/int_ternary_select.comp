@@ -1,0 +1,18 @@
+// tolerance: exact
+// Selects with scalar bools, divergent by lane.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   bool p = (a & 1u) != 0u, q = b > c;
+   out_data[o + 0u] = p ? b : c;
+   out_data[o + 1u] = q ? a + 1u : d - 1u;
+   out_data[o + 2u] = (p && q) ? 7u : (p || q) ? 3u : 1u;
+   out_data[o + 3u] = uint(p != q);
+}

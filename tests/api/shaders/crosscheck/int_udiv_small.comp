@@ -1,0 +1,18 @@
+// tolerance: exact
+// Unsigned division by small divisors 1..16.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   uint y = (b & 15u) + 1u;
+   out_data[o + 0u] = a / y;
+   out_data[o + 1u] = a % y;
+   out_data[o + 2u] = (a >> 16) / y;
+   out_data[o + 3u] = c / ((d & 3u) + 1u);
+}

@@ -1,0 +1,19 @@
+// tolerance: exact
+// Unsigned division and modulo by nonzero divisors.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   uint y = b | 1u;
+   uint z = (c >> (d & 31u)) | 1u;
+   out_data[o + 0u] = a / y;
+   out_data[o + 1u] = a % y;
+   out_data[o + 2u] = a / z;
+   out_data[o + 3u] = a % z;
+}

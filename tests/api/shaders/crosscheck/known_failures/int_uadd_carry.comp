@@ -1,0 +1,24 @@
+// tolerance: exact
+// uaddCarry: sum and carry out.
+//
+// KNOWN FAILURE (vkppu compiler): OpIAddCarry is not supported. vkCreateComputePipelines
+// returns VK_ERROR_UNKNOWN with "compiler: word N (OpIAddCarry): unsupported
+// instruction OpIAddCarry". It is core SPIR-V (GLSL uaddCarry), and
+// docs/compiler.md lists it neither as supported nor as unsupported.
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   uint carry;
+   uint sum = uaddCarry(a, b, carry);
+   out_data[o + 0u] = sum;
+   out_data[o + 1u] = carry;
+   out_data[o + 2u] = uaddCarry(c, 0xffffffffu, carry) + carry;
+   out_data[o + 3u] = 0u;
+}

@@ -1,0 +1,21 @@
+// tolerance: exact
+// packSnorm4x8 clamps to [-1, 1] and rounds c * 127 (runtime values only: see known_failures/pack_snorm4x8_constant.comp).
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint in_data[]; };
+layout(set = 0, binding = 1) buffer Out { uint out_data[]; };
+layout(push_constant) uniform Push { uint seed; };
+// Uniform in [lo, hi), 24 random bits.
+float fr(uint b, float lo, float hi) { return lo + (hi - lo) * (float(b >> 8) * (1.0 / 16777216.0)); }
+void main()
+{
+   uint i = gl_GlobalInvocationID.x;
+   uint o = i * 4u;
+   uint a = in_data[o], b = in_data[o + 1u], c = in_data[o + 2u], d = in_data[o + 3u];
+   vec4 v = vec4(fr(a, -1.2, 1.2), fr(b, -1.0, 1.0), fr(c, -1.0, 0.0), fr(d, 0.0, 1.5));
+   float w = fr(c, 0.0, 1.0);
+   out_data[o + 0u] = packSnorm4x8(v);
+   out_data[o + 1u] = packSnorm4x8(v.wzyx);
+   out_data[o + 2u] = packSnorm4x8(vec4(-w, w, 0.0, -0.25 * w));
+   out_data[o + 3u] = packSnorm4x8(v * 0.5);
+}

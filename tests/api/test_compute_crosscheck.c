@@ -1,0 +1,448 @@
+/* Conformance-style cross-check of the compute path: every shader of
+ * tests/api/shaders/crosscheck/ runs on vkppu and on lavapipe (llvmpipe)
+ * through the loader, in one instance that sees both drivers
+ * (VK_ICD_FILENAMES lists both manifests, tests/api/CMakeLists.txt), and the
+ * two outputs are compared. One case per shader, registered from the list the
+ * build generates (crosscheck_shader_list.h), so the closing line counts
+ * shaders.
+ *
+ * The interface every cross-check shader follows:
+ *   local_size_x = 64, 16 workgroups (1024 invocations);
+ *   set 0 binding 0: readonly uint in_data[4096], pseudo-random bits seeded
+ *                    from the shader's name (the shader maps them into the
+ *                    ranges it wants);
+ *   set 0 binding 1: uint out_data[4096], zeroed; invocation i writes words
+ *                    4 * i + k;
+ *   push constant:   uint seed (the same seed's low word).
+ *
+ * The first line of the source says how the outputs compare:
+ *   // tolerance: exact            bit for bit (integer results)
+ *   // tolerance: ulp N            as floats, at most N ulp apart
+ *   // tolerance: abs E [rel R]    as floats, |a - b| <= E (or <= R * max(|a|, |b|))
+ * Float comparisons treat any NaN as equal to any NaN and +0 as equal to -0.
+ * A line "// requires: subgroup" (subgroup shaders, compiled for Vulkan 1.1)
+ * skips the case unless both devices are 1.1 with the basic, vote, ballot,
+ * shuffle and arithmetic subgroup operations; the shaders' results do not
+ * depend on the subgroup size.
+ *
+ * Shaders that expose a vkppu bug live in shaders/crosscheck/known_failures/,
+ * outside the list, each with a comment naming the failure. */
+#include <math.h>
+#include <string.h>
+
+#include "compute_test_util.h"
+
+#define XC_WORDS 4096u
+#define XC_BYTES (XC_WORDS * 4u)
+#define XC_GROUPS 16u
+#define XC_SUBGROUP_OPS                                                                            \
+   (VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |                                 \
+    VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT |                             \
+    VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)
+
+/* One implementation under test: its device and the resources every case
+ * reuses (the buffers, the set and the pipeline layout). */
+struct xc_side {
+   const char *label;
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   struct vkt_buffer in, out;
+   VkDescriptorSetLayout set_layout;
+   VkPipelineLayout layout;
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+   bool subgroups; /* Vulkan 1.1 with XC_SUBGROUP_OPS in compute */
+};
+
+enum { XC_PPU, XC_LVP, XC_SIDES };
+
+static struct {
+   bool tried, ready;
+   struct vkt_context base; /* owns the instance and the messenger */
+   struct xc_side sides[XC_SIDES];
+} xc;
+
+/* Fills the physical-device part of a context (what pick_physical_device in
+ * vk_test_context.c does for the first device) for `pd`. */
+static bool xc_context_for(struct vkt_context *ctx, VkPhysicalDevice pd)
+{
+   ctx->physical_device = pd;
+   vkGetPhysicalDeviceProperties(pd, &ctx->props);
+   vkGetPhysicalDeviceMemoryProperties(pd, &ctx->memory);
+   ctx->family_count = VKT_MAX_FAMILIES;
+   vkGetPhysicalDeviceQueueFamilyProperties(pd, &ctx->family_count, ctx->families);
+   ctx->universal_family = VKT_NO_FAMILY;
+   ctx->transfer_family = VKT_NO_FAMILY;
+   for (uint32_t f = 0; f < ctx->family_count; f++) {
+      if ((ctx->families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+          ctx->universal_family == VKT_NO_FAMILY)
+         ctx->universal_family = f;
+   }
+   ctx->is_vkppu = strcasestr(ctx->props.deviceName, "vkppu") != NULL;
+   ctx->is_lavapipe = strstr(ctx->props.deviceName, "llvmpipe") != NULL;
+   return ctx->universal_family != VKT_NO_FAMILY;
+}
+
+static bool xc_side_init(struct xc_side *s)
+{
+   struct vkt_device_desc desc = {0};
+   VKT_CHECK(vkt_device_create(&s->ctx, &desc, &s->dev));
+   if (!s->dev.device)
+      return false;
+   struct vkt_device *dev = &s->dev;
+   if (vkt_buffer_create(dev, XC_BYTES, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                         &s->in) != VK_SUCCESS ||
+       vkt_buffer_create(dev, XC_BYTES, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                         &s->out) != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "%s: cannot create the buffers", s->label);
+      return false;
+   }
+   const VkDescriptorSetLayoutBinding bindings[2] = {
+       {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   s->set_layout = ctu_set_layout(dev, bindings, 2);
+   s->layout = ctu_pipeline_layout(dev, &s->set_layout, 1, 4);
+   VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+   VkDescriptorPoolCreateInfo pci = {
+       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+       .maxSets = 1,
+       .poolSizeCount = 1,
+       .pPoolSizes = &size,
+   };
+   VKT_CHECK(vkCreateDescriptorPool(dev->device, &pci, NULL, &s->pool));
+   VkDescriptorSetAllocateInfo ai = {
+       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+       .descriptorPool = s->pool,
+       .descriptorSetCount = 1,
+       .pSetLayouts = &s->set_layout,
+   };
+   VKT_CHECK(vkAllocateDescriptorSets(dev->device, &ai, &s->set));
+   if (!s->set)
+      return false;
+   ctu_write_buffer(dev, s->set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, s->in.buffer, 0,
+                    VK_WHOLE_SIZE);
+   ctu_write_buffer(dev, s->set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, s->out.buffer, 0,
+                    VK_WHOLE_SIZE);
+
+   /* VkPhysicalDeviceSubgroupProperties is Vulkan 1.1: a 1.0 device has no
+    * subgroup operations to offer. */
+   if (s->ctx.props.apiVersion >= VK_API_VERSION_1_1) {
+      VkPhysicalDeviceSubgroupProperties sg = {
+          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+      };
+      VkPhysicalDeviceProperties2 p2 = {
+          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+          .pNext = &sg,
+      };
+      vkGetPhysicalDeviceProperties2(s->ctx.physical_device, &p2);
+      s->subgroups = (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                     (sg.supportedOperations & XC_SUBGROUP_OPS) == XC_SUBGROUP_OPS;
+   }
+   return true;
+}
+
+static void xc_side_finish(struct xc_side *s)
+{
+   struct vkt_device *dev = &s->dev;
+   if (!dev->device)
+      return;
+   vkDeviceWaitIdle(dev->device);
+   vkDestroyDescriptorPool(dev->device, s->pool, NULL);
+   vkDestroyPipelineLayout(dev->device, s->layout, NULL);
+   vkDestroyDescriptorSetLayout(dev->device, s->set_layout, NULL);
+   vkt_buffer_destroy(dev, &s->in);
+   vkt_buffer_destroy(dev, &s->out);
+   vkt_device_destroy(dev);
+}
+
+/* Once, from the first case: the instance, both devices and their
+ * resources. A failure fails that case; the later ones fail briefly. */
+static bool xc_setup(void)
+{
+   if (xc.tried) {
+      if (!xc.ready)
+         test_fail(__FILE__, __LINE__, "cross-check setup failed (see the first case)");
+      return xc.ready;
+   }
+   xc.tried = true;
+   xc.sides[XC_PPU].label = "vkppu";
+   xc.sides[XC_LVP].label = "llvmpipe";
+   if (!vkt_context_create(&xc.base))
+      return false;
+   VkPhysicalDevice pds[8];
+   uint32_t count = 8;
+   VkResult r = vkEnumeratePhysicalDevices(xc.base.instance, &count, pds);
+   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+      test_fail(__FILE__, __LINE__, "vkEnumeratePhysicalDevices -> %s", vkt_result_name(r));
+      return false;
+   }
+   bool found[XC_SIDES] = {false, false};
+   for (uint32_t i = 0; i < count; i++) {
+      struct vkt_context probe = xc.base;
+      if (!xc_context_for(&probe, pds[i]))
+         continue;
+      int which = probe.is_vkppu ? XC_PPU : probe.is_lavapipe ? XC_LVP : -1;
+      if (which >= 0 && !found[which]) {
+         xc.sides[which].ctx = probe;
+         found[which] = true;
+      }
+   }
+   if (!found[XC_PPU]) {
+      test_fail(__FILE__, __LINE__, "no vkppu device among %u: is VK_ICD_FILENAMES right?", count);
+      return false;
+   }
+   if (!found[XC_LVP]) {
+      test_fail(__FILE__, __LINE__,
+                "no llvmpipe device among %u: the cross-check needs lavapipe "
+                "(/usr/share/vulkan/icd.d/lvp_icd.json; Debian: apt-get install "
+                "mesa-vulkan-drivers)",
+                count);
+      return false;
+   }
+   for (int i = 0; i < XC_SIDES; i++) {
+      if (!xc_side_init(&xc.sides[i]))
+         return false;
+   }
+   for (int i = 0; i < XC_SIDES; i++) {
+      const struct xc_side *s = &xc.sides[i];
+      uint32_t v = s->ctx.props.apiVersion;
+      printf("  %s: %s, Vulkan %u.%u, %s\n", i == XC_PPU ? "testing" : "against",
+             s->ctx.props.deviceName, VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
+             s->subgroups ? "subgroup shaders run" : "subgroup shaders skipped");
+   }
+   xc.ready = true;
+   return true;
+}
+
+static void xc_teardown(void)
+{
+   for (int i = 0; i < XC_SIDES; i++)
+      xc_side_finish(&xc.sides[i]);
+   if (xc.base.instance)
+      vkt_context_destroy(&xc.base);
+}
+
+/* ---------------------------------------------------------------------------
+ * What a shader's header asks for
+ * ------------------------------------------------------------------------- */
+enum xc_mode { XC_EXACT, XC_FLOAT };
+
+struct xc_header {
+   enum xc_mode mode;
+   uint32_t ulp;   /* XC_FLOAT: allowed ulp distance */
+   double abs_tol; /* XC_FLOAT: allowed absolute difference (0: none) */
+   double rel_tol; /* XC_FLOAT: allowed relative difference (0: none) */
+   bool subgroup;
+};
+
+static bool xc_parse_tolerance(const char *line, struct xc_header *h, const char *name)
+{
+   const char *p = strstr(line, "tolerance:");
+   if (!p) {
+      test_fail(__FILE__, __LINE__, "%s.comp: first line has no '// tolerance: ...'", name);
+      return false;
+   }
+   p += strlen("tolerance:");
+   char word[16];
+   int used = 0;
+   while (sscanf(p, " %15s%n", word, &used) == 1) {
+      p += used;
+      if (strcmp(word, "exact") == 0) {
+         h->mode = XC_EXACT;
+         continue;
+      }
+      double value = 0;
+      if (sscanf(p, " %lf%n", &value, &used) != 1) {
+         test_fail(__FILE__, __LINE__, "%s.comp: tolerance '%s' without a value", name, word);
+         return false;
+      }
+      p += used;
+      h->mode = XC_FLOAT;
+      if (strcmp(word, "ulp") == 0) {
+         h->ulp = (uint32_t)value;
+      } else if (strcmp(word, "abs") == 0) {
+         h->abs_tol = value;
+      } else if (strcmp(word, "rel") == 0) {
+         h->rel_tol = value;
+      } else {
+         test_fail(__FILE__, __LINE__, "%s.comp: unknown tolerance '%s'", name, word);
+         return false;
+      }
+   }
+   return true;
+}
+
+static bool xc_read_header(const char *name, struct xc_header *h)
+{
+   char path[1024];
+   snprintf(path, sizeof(path), "%s/%s.comp", XC_SOURCE_DIR, name);
+   FILE *f = fopen(path, "r");
+   if (!f) {
+      test_fail(__FILE__, __LINE__, "cannot open %s", path);
+      return false;
+   }
+   memset(h, 0, sizeof(*h));
+   char line[256];
+   bool ok = fgets(line, sizeof(line), f) && xc_parse_tolerance(line, h, name);
+   for (int i = 0; ok && i < 8 && fgets(line, sizeof(line), f); i++) {
+      if (strstr(line, "// requires: subgroup"))
+         h->subgroup = true;
+   }
+   fclose(f);
+   return ok;
+}
+
+/* ---------------------------------------------------------------------------
+ * Running and comparing
+ * ------------------------------------------------------------------------- */
+static uint64_t xc_seed_of(const char *name)
+{
+   uint64_t hash = 0xcbf29ce484222325ull; /* FNV-1a */
+   for (const char *c = name; *c; c++)
+      hash = (hash ^ (uint8_t)*c) * 0x100000001b3ull;
+   return hash | 1;
+}
+
+/* Runs `name` on one side; out receives its XC_WORDS result words. */
+static bool xc_run_on(struct xc_side *s, const char *name, uint64_t seed, uint32_t *out)
+{
+   struct vkt_device *dev = &s->dev;
+   vkt_fill_random(s->in.map, XC_BYTES, seed);
+   memset(s->out.map, 0, XC_BYTES);
+   char spv[256];
+   snprintf(spv, sizeof(spv), "crosscheck/%s", name);
+   VkShaderModule mod = ctu_shader_module(dev, spv);
+   if (!mod)
+      return false;
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VkResult r = ctu_compute_pipeline(dev, VK_NULL_HANDLE, mod, s->layout, NULL, &pipe);
+   vkDestroyShaderModule(dev->device, mod, NULL);
+   if (r != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "%s: vkCreateComputePipelines(%s) -> %s", s->label, name,
+                vkt_result_name(r));
+      return false;
+   }
+   uint32_t push = (uint32_t)seed;
+   VkCommandBuffer cmd = vkt_cmd_begin(dev, s->ctx.universal_family);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &s->set, 0, NULL);
+   vkCmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &push);
+   vkCmdDispatch(cmd, XC_GROUPS, 1, 1);
+   ctu_compute_to_host_barrier(cmd);
+   r = vkt_cmd_submit_wait(dev, s->ctx.universal_family, 0, cmd);
+   vkDestroyPipeline(dev->device, pipe, NULL);
+   if (r != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "%s: dispatch of %s -> %s", s->label, name, vkt_result_name(r));
+      return false;
+   }
+   memcpy(out, s->out.map, XC_BYTES);
+   return true;
+}
+
+static float xc_float(uint32_t bits)
+{
+   float f;
+   memcpy(&f, &bits, 4);
+   return f;
+}
+
+/* Position of a float on a line where adjacent floats are 1 apart and both
+ * zeros are 0. */
+static int64_t xc_ordinal(uint32_t bits)
+{
+   int64_t magnitude = bits & 0x7fffffffu;
+   return (bits & 0x80000000u) ? -magnitude : magnitude;
+}
+
+static bool xc_words_match(const struct xc_header *h, uint32_t a, uint32_t b)
+{
+   if (a == b)
+      return true;
+   if (h->mode == XC_EXACT)
+      return false;
+   float fa = xc_float(a), fb = xc_float(b);
+   if (isnan(fa) || isnan(fb))
+      return isnan(fa) && isnan(fb);
+   if (isinf(fa) || isinf(fb))
+      return false; /* equal infinities have equal bits */
+   int64_t d = xc_ordinal(a) - xc_ordinal(b);
+   if ((d < 0 ? -d : d) <= (int64_t)h->ulp)
+      return true;
+   double diff = fabs((double)fa - (double)fb);
+   if (h->abs_tol > 0 && diff <= h->abs_tol)
+      return true;
+   double mag = fmax(fabs((double)fa), fabs((double)fb));
+   return h->rel_tol > 0 && diff <= h->rel_tol * mag;
+}
+
+static void xc_run_shader(const char *name)
+{
+   struct xc_header h;
+   if (!xc_read_header(name, &h) || !xc_setup())
+      return;
+   if (h.subgroup) {
+      for (int i = 0; i < XC_SIDES; i++) {
+         if (!xc.sides[i].subgroups) {
+            vkt_skip("%s: %s has no Vulkan 1.1 compute subgroup vote/ballot/shuffle/arithmetic",
+                     name, xc.sides[i].label);
+            return;
+         }
+      }
+   }
+   static uint32_t results[XC_SIDES][XC_WORDS];
+   uint64_t seed = xc_seed_of(name);
+   for (int i = 0; i < XC_SIDES; i++) {
+      if (!xc_run_on(&xc.sides[i], name, seed, results[i]))
+         return;
+   }
+   const uint32_t *ppu = results[XC_PPU], *lvp = results[XC_LVP];
+   /* A shader whose reference output is all zero checks nothing. */
+   bool wrote = false;
+   for (uint32_t w = 0; w < XC_WORDS && !wrote; w++)
+      wrote = lvp[w] != 0;
+   CHECK_MSG(wrote, "%s: llvmpipe wrote only zeros: the shader checks nothing", name);
+   uint32_t differing = 0, first = 0;
+   for (uint32_t w = 0; w < XC_WORDS; w++) {
+      if (!xc_words_match(&h, ppu[w], lvp[w]) && differing++ == 0)
+         first = w;
+   }
+   if (differing) {
+      test_fail(__FILE__, __LINE__,
+                "%s: %u of %u words differ; first: word %u (invocation %u, k %u): "
+                "vkppu 0x%08x (%.9g) llvmpipe 0x%08x (%.9g); seed 0x%016llx",
+                name, differing, XC_WORDS, first, first / 4, first % 4, ppu[first],
+                (double)xc_float(ppu[first]), lvp[first], (double)xc_float(lvp[first]),
+                (unsigned long long)seed);
+   }
+}
+
+/* One case per shader of the generated list. */
+#define XC_SHADER(name)                                                                            \
+   static void xc_case_##name(void)                                                                \
+   {                                                                                               \
+      xc_run_shader(#name);                                                                        \
+   }
+#include "crosscheck_shader_list.h"
+#undef XC_SHADER
+
+__attribute__((constructor)) static void xc_register_cases(void)
+{
+#define XC_SHADER(name) test_register(#name, xc_case_##name);
+#include "crosscheck_shader_list.h"
+#undef XC_SHADER
+}
+
+int main(int argc, char **argv)
+{
+   int status = test_run_all(argc, argv);
+   /* Validation messages while destroying the devices fail the program
+    * (test_fail marks the last case, already counted). */
+   bool failed_before = test_current_failed();
+   xc_teardown();
+   if (!failed_before && test_current_failed()) {
+      printf("FAIL cross-check teardown\n");
+      status = 1;
+   }
+   return status;
+}
