@@ -35,6 +35,8 @@ const char *ppu_fault_kind_name(enum ppu_fault_kind kind)
       return "OUT_OF_RANGE";
    case PPU_FAULT_SIMT_STACK:
       return "SIMT_STACK";
+   case PPU_FAULT_BAD_RAY_QUERY:
+      return "BAD_RAY_QUERY";
    }
    return "UNKNOWN";
 }
@@ -66,6 +68,8 @@ static const char *fault_kind_meaning(enum ppu_fault_kind kind)
       return "a shared or local memory address beyond its allocation";
    case PPU_FAULT_SIMT_STACK:
       return "reconvergence stack overflow, underflow or a missing PBK/PCNT/CALL entry";
+   case PPU_FAULT_BAD_RAY_QUERY:
+      return "a TTU instruction on a ray query in the wrong state, or on memory that is not a BVH";
    }
    return "unknown fault kind";
 }

@@ -2,6 +2,7 @@
  * fetched instruction goes through, and the name tables the disassembler and
  * assemblers share. */
 #include "ppu/isa.h"
+#include "ppu/ray_query.h"
 
 #include <string.h>
 
@@ -38,6 +39,8 @@ static const char *const vote_names[PPU_VOTE_COUNT] = {"ALL", "ANY", "EQ"};
 static const char *const redop_names[PPU_REDOP_COUNT] = {"ADD", "MIN", "MAX", "AND", "OR", "XOR"};
 static const char *const plop_names[PPU_PLOP_COUNT] = {"AND", "OR", "XOR"};
 static const char *const membar_names[PPU_MEMBAR_COUNT] = {"CTA", "GL", "SYS"};
+static const char *const ttu_names[PPU_TTU_COUNT] = {"INIT", "PROCEED", "CONFIRM", "GENERATE",
+                                                     "TERMINATE"};
 static const char *const space_names[PPU_SPACE_COUNT] = {"GENERIC", "GLOBAL", "SHARED", "LOCAL"};
 static const char *const scan_names[PPU_SCAN_COUNT] = {"RED", "INC", "EXC"};
 static const char *const sreg_names[PPU_SR_COUNT] = {
@@ -108,6 +111,8 @@ const char *ppu_subop_name(enum ppu_subop_class c, unsigned v)
       return NAME_AT(plop_names, v);
    case PPU_SUBOP_MEMBAR:
       return NAME_AT(membar_names, v);
+   case PPU_SUBOP_TTU:
+      return NAME_AT(ttu_names, v);
    }
    return NULL;
 }

@@ -115,6 +115,7 @@ enum ppu_fault_kind {
    PPU_FAULT_MISALIGNED_ADDRESS,  /* a shader access not aligned to its size */
    PPU_FAULT_OUT_OF_RANGE,        /* shared/local address beyond its allocation */
    PPU_FAULT_SIMT_STACK,          /* reconvergence stack overflow or misuse */
+   PPU_FAULT_BAD_RAY_QUERY,       /* TTU: object in the wrong state, or not a BVH (ray_query.h) */
 };
 struct ppu_fault {
    enum ppu_fault_kind kind;

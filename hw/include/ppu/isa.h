@@ -95,6 +95,7 @@ enum ppu_subop_class {
    PPU_SUBOP_REDOP,  /* enum ppu_redop */
    PPU_SUBOP_PLOP,   /* enum ppu_plop */
    PPU_SUBOP_MEMBAR, /* enum ppu_membar_scope */
+   PPU_SUBOP_TTU,    /* enum ppu_ttu_op (ray_query.h) */
 };
 /* Mode classes: what the mode field means. */
 enum ppu_mode_class {
@@ -319,7 +320,8 @@ enum ppu_sreg {
    X(RET, "RET", "", NONE, NONE, PPU_TS_U32, 0)                                                    \
    X(EXIT, "EXIT", "", NONE, NONE, PPU_TS_U32, 0)                                                  \
    X(BAR, "BAR", "", NONE, NONE, PPU_TS_U32, PPU_OPF_UNGUARDED)                                    \
-   X(MEMBAR, "MEMBAR", "", MEMBAR, NONE, PPU_TS_U32, 0)
+   X(MEMBAR, "MEMBAR", "", MEMBAR, NONE, PPU_TS_U32, 0)                                            \
+   X(TTU, "TTU", "d,a,b", TTU, NONE, PPU_TS_U32, 0)
 
 enum ppu_op {
 #define PPU_OP_ENUM_(id, name, sig, sub, mode, types, flags) PPU_OP_##id,
