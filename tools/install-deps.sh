@@ -34,7 +34,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config python3 clang clang-format \
   libvulkan-dev vulkan-tools vulkan-validationlayers spirv-headers \
-  libvulkan-volk-dev glslang-tools libpng-dev zlib1g-dev xvfb >/dev/null
+  libvulkan-volk-dev glslang-tools libpng-dev zlib1g-dev xvfb libclang-rt-14-dev >/dev/null
 # lavapipe: prefer the backports build (it has ray queries); fall back to bookworm.
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >/dev/null 2>&1 \
   || $SUDO apt-get install -y -qq --no-install-recommends mesa-vulkan-drivers >/dev/null

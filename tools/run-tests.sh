@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the formatting check, the release build, then
-# the ASan+UBSan build. Exits non-zero if anything fails.
+# Builds and runs every test: the formatting check, the release build, the
+# ASan+UBSan build, then a bounded libFuzzer run of the SPIR-V front end.
+# Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -20,5 +21,8 @@ export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir build-asan -j "$jobs" --output-on-failure -E '^lvp\.' || status=1
+
+echo "== libFuzzer: SPIR-V front end, bounded run"
+tools/fuzz.sh "${VKPPU_FUZZ_SECONDS:-60}" || status=1
 
 exit $status
