@@ -32,6 +32,19 @@
  * A dynamic descriptor's effective address is address + the dynamic offset
  * from cbank 0. With robustBufferAccess enabled, accesses at or beyond range
  * read zero and drop writes (the compiler emits the bounds checks).
+ *
+ * An acceleration-structure descriptor (VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
+ * takes the same DRV_DESCRIPTOR_SIZE slot, so arrays of them index like
+ * buffer arrays:
+ *
+ *   u64 address   GPU VA of the structure's struct ppu_bvh_header
+ *                 (hw/include/ppu/bvh.h; the vkGetAccelerationStructure-
+ *                 DeviceAddressKHR value), 0 for a null descriptor
+ *   u64 reserved  0
+ *
+ * The shader loads the address as it loads a buffer's and stores it into a
+ * ray query object (hw/include/ppu/ray_query.h) for TTU.INIT, which checks
+ * the header; there is no range.
  */
 #ifndef DRV_SHADER_ABI_H
 #define DRV_SHADER_ABI_H
@@ -58,10 +71,18 @@ struct drv_buffer_descriptor {
 _Static_assert(sizeof(struct drv_buffer_descriptor) == DRV_DESCRIPTOR_SIZE,
                "buffer descriptor size");
 
+struct drv_acceleration_structure_descriptor {
+   uint64_t address;
+   uint64_t reserved;
+};
+_Static_assert(sizeof(struct drv_acceleration_structure_descriptor) == DRV_DESCRIPTOR_SIZE,
+               "acceleration-structure descriptor size");
+
 /* What the compiler needs to know of one binding of a pipeline layout. */
 enum drv_binding_kind {
    DRV_BINDING_UNIFORM_BUFFER,
    DRV_BINDING_STORAGE_BUFFER,
+   DRV_BINDING_ACCELERATION_STRUCTURE,
 };
 struct drv_binding_layout {
    uint32_t set, binding;

@@ -52,6 +52,7 @@ static bool is_pure(const struct ir_insn *in)
    switch ((enum ppu_op)in->f.op) {
    case PPU_OP_ST:
    case PPU_OP_ATOM:
+   case PPU_OP_TTU: /* changes the ray query object in local memory */
    case PPU_OP_BAR:
    case PPU_OP_MEMBAR:
    case PPU_OP_BRA:
@@ -379,6 +380,9 @@ static bool promote_local_memory(struct ir_program *p)
       return false;
    for (uint32_t i = 0; i < p->insn_count; i++) {
       const struct ir_insn *in = &p->insns[i];
+      /* A TTU instruction addresses its ray query object in local memory. */
+      if (!in->is_label && in->f.op == PPU_OP_TTU)
+         any_left = true;
       bool is_local = !in->is_label && (in->f.op == PPU_OP_LD || in->f.op == PPU_OP_ST) &&
                       in->f.mode == PPU_SPACE_LOCAL;
       if (!is_local || in->src[0] || is_dynamic_local(p, in->f.imm))

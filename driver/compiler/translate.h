@@ -32,6 +32,7 @@ enum xl_ptr_kind {
    XL_PTR_SHARED,  /* shared memory offset */
    XL_PTR_LOCAL,   /* per-thread local memory offset (Function variables) */
    XL_PTR_BUILTIN, /* an Input built-in */
+   XL_PTR_ACCEL,   /* an acceleration-structure descriptor: base = header address */
 };
 
 struct xl_ptr {
@@ -134,6 +135,7 @@ bool xl_translate_glsl(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_subgroup(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_composite(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst);
+bool xl_translate_ray_query(struct xl_ctx *c, const struct spirv_inst *inst);
 
 /* Memory helpers shared by translate_memory.c and translate_atomic.c. */
 /* The memory a pointer id names; NULL (after xl_fail) when unsupported. */

@@ -6,6 +6,7 @@
  * Assignment"); shared and Function memory use a natural layout of our own. */
 #include <string.h>
 
+#include "ppu/ray_query.h"
 #include "translate.h"
 
 static bool is_physical_pointer_type(struct xl_ctx *c, uint32_t type)
@@ -60,6 +61,11 @@ static bool natural_layout(struct xl_ctx *c, uint32_t type, uint32_t *size, uint
    case SPIRV_TYPE_INT:
    case SPIRV_TYPE_FLOAT:
       *size = *align = t->u.scalar.width / 8;
+      return true;
+   case SPIRV_TYPE_RAY_QUERY:
+      /* The object the TTU works on (hw/include/ppu/ray_query.h). */
+      *size = PPU_RAY_QUERY_BYTES;
+      *align = PPU_RAY_QUERY_ALIGN;
       return true;
    case SPIRV_TYPE_VECTOR:
       if (!natural_layout(c, t->u.vector.component_type, &es, &ea))
@@ -230,6 +236,44 @@ static uint32_t load_descriptor(struct xl_ctx *c, const struct drv_binding_layou
    return base;
 }
 
+/* A ray query object anywhere inside type (arrays of them, in practice). */
+static bool holds_ray_query(struct xl_ctx *c, uint32_t type)
+{
+   for (int depth = 0; depth < 64; depth++) {
+      const struct spirv_type *t = spirv_type(c->m, type);
+      if (!t)
+         return false;
+      if (t->kind == SPIRV_TYPE_RAY_QUERY)
+         return true;
+      if (t->kind == SPIRV_TYPE_STRUCT) {
+         for (uint32_t i = 0; i < t->u.structure.member_count; i++)
+            if (holds_ray_query(c, spirv_struct_member_type(c->m, type, i)))
+               return true;
+         return false;
+      }
+      if (t->kind != SPIRV_TYPE_ARRAY)
+         return false;
+      type = t->u.array.element_type;
+   }
+   return false;
+}
+
+/* Places a Private or Function variable of p->type in local memory. */
+static void allocate_local(struct xl_ctx *c, struct xl_ptr *p, uint32_t size, uint32_t align)
+{
+   uint32_t a = align > 16 ? align : 16;
+   p->kind = XL_PTR_LOCAL;
+   p->offset = (c->local_size + a - 1) & ~(a - 1);
+   c->local_size = p->offset + size;
+   p->region_start = p->offset;
+   p->region_end = c->local_size;
+   /* The TTU reads and writes a ray query object behind the compiler's
+    * back (TTU.INIT latches the ray fields, PROCEED writes the hits), so
+    * its bytes must stay in memory: never promote them to registers. */
+   if (holds_ray_query(c, p->type))
+      ir_mark_dynamic_local(c->ir, p->region_start, p->region_end);
+}
+
 static const struct drv_binding_layout *find_binding(struct xl_ctx *c, uint32_t var)
 {
    uint32_t set = 0, binding = 0;
@@ -246,6 +290,25 @@ static void store_leaves(struct xl_ctx *c, const struct xl_ptr *p, uint32_t addr
                          uint32_t offset, uint32_t vec_stride, struct xl_val v, uint32_t *n,
                          bool is_store);
 
+/* A descriptor-backed variable: a single descriptor is loaded once in the
+ * prologue, an array's elements when an access chain picks one. False when
+ * the pipeline layout has no such binding. */
+static bool bind_descriptor(struct xl_ctx *c, uint32_t var, struct xl_ptr *p)
+{
+   const struct drv_binding_layout *b = find_binding(c, var);
+   if (!b)
+      return false;
+   const struct spirv_type *t = spirv_type(c->m, p->type);
+   if (t->kind == SPIRV_TYPE_ARRAY || t->kind == SPIRV_TYPE_RUNTIME_ARRAY) {
+      p->binding = b;
+   } else {
+      uint32_t from = c->ir->insn_count;
+      p->base = load_descriptor(c, b, true, 0, 0, &p->range);
+      xl_hoist_to_prologue(c, from);
+   }
+   return true;
+}
+
 bool xl_setup_globals(struct xl_ctx *c)
 {
    for (uint32_t g = 0; g < spirv_module_global_variable_count(c->m) && !c->failed; g++) {
@@ -258,20 +321,21 @@ bool xl_setup_globals(struct xl_ctx *c)
       uint32_t size, align, builtin;
       switch (var->storage_class) {
       case SPIRV_STORAGE_CLASS_StorageBuffer:
-      case SPIRV_STORAGE_CLASS_Uniform: {
-         const struct drv_binding_layout *b = find_binding(c, var->id);
-         if (!b)
-            continue; /* an error only if the shader uses it */
+      case SPIRV_STORAGE_CLASS_Uniform:
          p.kind = XL_PTR_GLOBAL;
          p.explicit_layout = true;
+         if (!bind_descriptor(c, var->id, &p))
+            continue; /* an error only if the shader uses it */
+         break;
+      case SPIRV_STORAGE_CLASS_UniformConstant: {
+         /* Only acceleration structures: their descriptor is the header
+          * address (driver/shader_abi.h), loaded like a buffer's. */
          const struct spirv_type *t = spirv_type(c->m, p.type);
-         if (t->kind == SPIRV_TYPE_ARRAY || t->kind == SPIRV_TYPE_RUNTIME_ARRAY) {
-            p.binding = b;
-         } else {
-            uint32_t from = c->ir->insn_count;
-            p.base = load_descriptor(c, b, true, 0, 0, &p.range);
-            xl_hoist_to_prologue(c, from);
-         }
+         if (t->kind == SPIRV_TYPE_ARRAY || t->kind == SPIRV_TYPE_RUNTIME_ARRAY)
+            t = spirv_type(c->m, t->u.array.element_type);
+         p.kind = XL_PTR_ACCEL;
+         if (!t || t->kind != SPIRV_TYPE_ACCELERATION_STRUCTURE || !bind_descriptor(c, var->id, &p))
+            continue;
          break;
       }
       case SPIRV_STORAGE_CLASS_PushConstant:
@@ -288,11 +352,7 @@ bool xl_setup_globals(struct xl_ctx *c)
       case SPIRV_STORAGE_CLASS_Private:
          if (!natural_layout(c, p.type, &size, &align))
             continue;
-         p.kind = XL_PTR_LOCAL;
-         p.offset = (c->local_size + 15) & ~15u;
-         c->local_size = p.offset + size;
-         p.region_start = p.offset;
-         p.region_end = c->local_size;
+         allocate_local(c, &p, size, align);
          if (var->initializer) {
             uint32_t from = c->ir->insn_count, n = 0;
             struct xl_val v = xl_constant(c, var->initializer);
@@ -328,11 +388,7 @@ void xl_function_variable(struct xl_ctx *c, const struct spirv_inst *inst)
       xl_fail(c, "unsupported Function variable type");
       return;
    }
-   p.kind = XL_PTR_LOCAL;
-   p.offset = (c->local_size + 15) & ~15u;
-   c->local_size = p.offset + size;
-   p.region_start = p.offset;
-   p.region_end = c->local_size;
+   allocate_local(c, &p, size, align);
    p.set = true;
    c->scope->ptrs[inst->result_id] = p;
    if (inst->operand_count > 1) {
@@ -696,7 +752,9 @@ static void load(struct xl_ctx *c, const struct spirv_inst *inst)
    struct xl_val v = xl_new_val(c, inst->result_type);
    if (c->failed)
       return;
-   if (p->kind == XL_PTR_BUILTIN) {
+   if (p->kind == XL_PTR_ACCEL) {
+      xl_mov(c, xl_comp(c, v, 0), p->base, 2);
+   } else if (p->kind == XL_PTR_BUILTIN) {
       for (uint32_t k = 0; k < v.count; k++) {
          uint32_t comp = p->component == UINT32_MAX ? k : p->component;
          xl_mov(c, xl_comp(c, v, k), xl_builtin_component(c, p->builtin, comp), 1);
@@ -715,7 +773,7 @@ static void store(struct xl_ctx *c, const struct spirv_inst *inst)
    struct xl_val v = xl_get(c, xl_word(c, inst, 1));
    if (!p || c->failed)
       return;
-   if (p->kind == XL_PTR_BUILTIN || p->kind == XL_PTR_PUSH) {
+   if (p->kind == XL_PTR_BUILTIN || p->kind == XL_PTR_PUSH || p->kind == XL_PTR_ACCEL) {
       xl_fail(c, "store to read-only memory");
       return;
    }

@@ -28,9 +28,12 @@ bool xl_scalar_of(struct xl_ctx *c, uint32_t type, struct xl_scalar *s)
    memset(s, 0, sizeof(*s));
    if (!t)
       return false;
-   if (t->kind == SPIRV_TYPE_POINTER &&
-       t->u.pointer.storage_class == SPIRV_STORAGE_CLASS_PhysicalStorageBuffer) {
-      s->width = 64; /* a buffer device address: an unsigned 64-bit value */
+   if ((t->kind == SPIRV_TYPE_POINTER &&
+        t->u.pointer.storage_class == SPIRV_STORAGE_CLASS_PhysicalStorageBuffer) ||
+       t->kind == SPIRV_TYPE_ACCELERATION_STRUCTURE) {
+      /* A buffer device address, or an acceleration structure's header
+       * address (driver/shader_abi.h): an unsigned 64-bit value. */
+      s->width = 64;
       return true;
    }
    if (t->kind == SPIRV_TYPE_BOOL) {
@@ -71,6 +74,7 @@ uint32_t xl_leaf_count(struct xl_ctx *c, uint32_t type)
    case SPIRV_TYPE_BOOL:
    case SPIRV_TYPE_INT:
    case SPIRV_TYPE_FLOAT:
+   case SPIRV_TYPE_ACCELERATION_STRUCTURE:
       return 1;
    case SPIRV_TYPE_POINTER:
       return t->u.pointer.storage_class == SPIRV_STORAGE_CLASS_PhysicalStorageBuffer ? 1
@@ -149,7 +153,7 @@ uint32_t xl_leaf_type(struct xl_ctx *c, uint32_t type, uint32_t i)
       if (!t)
          return 0;
       if (t->kind == SPIRV_TYPE_BOOL || t->kind == SPIRV_TYPE_INT || t->kind == SPIRV_TYPE_FLOAT ||
-          t->kind == SPIRV_TYPE_POINTER)
+          t->kind == SPIRV_TYPE_POINTER || t->kind == SPIRV_TYPE_ACCELERATION_STRUCTURE)
          return type;
       /* Find the member holding leaf i. */
       uint32_t n = t->kind == SPIRV_TYPE_VECTOR   ? t->u.vector.component_count

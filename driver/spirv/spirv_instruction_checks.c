@@ -6,13 +6,6 @@
  * opcode "Result Type must be ..."). */
 #include "spirv_internal.h"
 
-static uint32_t operand_type(const struct spirv_module *m, const struct spirv_inst *inst,
-                             uint32_t i)
-{
-   const uint32_t id = spirv_operand_word_at(m, inst, i);
-   return m->ids[id].def_inst == SPIRV_NO_INDEX ? SPIRV_NO_ID : m->ids[id].type_id;
-}
-
 static bool is_kind(const struct spirv_module *m, uint32_t type_id, enum spirv_type_kind kind)
 {
    const struct spirv_type *t = spirv_type(m, spirv_type_scalar(m, type_id));
@@ -29,7 +22,7 @@ static bool check_integer_binary(struct spirv_parser *p, const struct spirv_inst
       return spirv_fail(p, "result type %%%u is not an integer scalar or vector",
                         inst->result_type);
    for (uint32_t i = 0; i < 2 && i < inst->operand_count; i++) {
-      const uint32_t t = operand_type(m, inst, i);
+      const uint32_t t = spirv_operand_type(m, inst, i);
       if (t == SPIRV_NO_ID)
          continue;
       if (spirv_type_component_count(m, t) != spirv_type_component_count(m, inst->result_type) ||
@@ -49,7 +42,7 @@ static bool check_float_binary(struct spirv_parser *p, const struct spirv_inst *
        spirv_type_component_count(m, inst->result_type) == 0)
       return spirv_fail(p, "result type %%%u is not a float scalar or vector", inst->result_type);
    for (uint32_t i = 0; i < inst->operand_count; i++) {
-      const uint32_t t = operand_type(m, inst, i);
+      const uint32_t t = spirv_operand_type(m, inst, i);
       if (t != SPIRV_NO_ID && t != inst->result_type) {
          return spirv_fail(p, "operand %%%u has type %%%u, which does not match result type %%%u",
                            spirv_operand_word_at(m, inst, i), t, inst->result_type);
@@ -61,7 +54,7 @@ static bool check_float_binary(struct spirv_parser *p, const struct spirv_inst *
 static bool check_memory(struct spirv_parser *p, const struct spirv_inst *inst)
 {
    const struct spirv_module *m = p->module;
-   const uint32_t pointer_type = operand_type(m, inst, 0);
+   const uint32_t pointer_type = spirv_operand_type(m, inst, 0);
    if (pointer_type == SPIRV_NO_ID)
       return true;
    const struct spirv_type *pt = spirv_type(m, pointer_type);
@@ -73,7 +66,7 @@ static bool check_memory(struct spirv_parser *p, const struct spirv_inst *inst)
                         pt->u.pointer.pointee_type);
    }
    if (inst->opcode == SPIRV_OP_Store) {
-      const uint32_t object_type = operand_type(m, inst, 1);
+      const uint32_t object_type = spirv_operand_type(m, inst, 1);
       if (object_type != SPIRV_NO_ID && object_type != pt->u.pointer.pointee_type) {
          return spirv_fail(p, "object type %%%u is not the pointee type %%%u", object_type,
                            pt->u.pointer.pointee_type);
@@ -130,6 +123,6 @@ bool spirv_check_instruction_types(struct spirv_parser *p, const struct spirv_in
    case SPIRV_OP_ExtInst:
       return check_ext_inst(p, inst);
    default:
-      return true;
+      return spirv_check_ray_query(p, inst);
    }
 }

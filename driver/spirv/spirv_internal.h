@@ -161,6 +161,10 @@ bool spirv_is_block_terminator(uint32_t opcode);
 /* spirv_instruction_checks.c: cheap result-type checks per opcode. */
 bool spirv_check_instruction_types(struct spirv_parser *parser, const struct spirv_inst *inst);
 
+/* spirv_ray_query.c: operand and result checks of the ray query instructions
+ * (true for any other opcode). */
+bool spirv_check_ray_query(struct spirv_parser *parser, const struct spirv_inst *inst);
+
 /* spirv_resolve.c: module-wide checks once every instruction is read. */
 bool spirv_check_ids_defined(struct spirv_error *error, const struct spirv_module *module);
 bool spirv_check_entry_points(struct spirv_error *error, const struct spirv_module *module);
@@ -170,6 +174,14 @@ static inline uint32_t spirv_operand_word_at(const struct spirv_module *module,
                                              const struct spirv_inst *inst, uint32_t i)
 {
    return module->words[module->operands[inst->operand_first + i].word_offset];
+}
+
+/* The type of operand i's id, SPIRV_NO_ID while the id is not defined yet. */
+static inline uint32_t spirv_operand_type(const struct spirv_module *module,
+                                          const struct spirv_inst *inst, uint32_t i)
+{
+   const uint32_t id = spirv_operand_word_at(module, inst, i);
+   return module->ids[id].def_inst == SPIRV_NO_INDEX ? SPIRV_NO_ID : module->ids[id].type_id;
 }
 
 static inline bool spirv_is_id_kind(uint32_t kind)

@@ -91,7 +91,7 @@ int main(int argc, char **argv)
    int status = 1;
    struct vk_compute vc;
    struct vk_storage_buffer counts = {0};
-   struct vk_compute_pipeline pipe = {0};
+   struct vk_sample_compute_pipeline pipe = {0};
    VkResult r = vk_compute_init(&vc, o.validate);
    if (r == VK_SUCCESS)
       r = vk_storage_buffer_create(&vc, pixels * 4, &counts);
@@ -129,8 +129,8 @@ int main(int argc, char **argv)
       vk_compute_pipeline_destroy(&vc, &pipe);
       vk_storage_buffer_destroy(&vc, &counts);
    }
-   if (vc.error_messages) {
-      fprintf(stderr, "compute_mandelbrot: %u error messages\n", vc.error_messages);
+   if (vc.inst.error_messages) {
+      fprintf(stderr, "compute_mandelbrot: %u error messages\n", vc.inst.error_messages);
       status = 1;
    }
    vk_compute_finish(&vc);

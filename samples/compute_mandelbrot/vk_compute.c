@@ -4,95 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK_VK(call)                                                                             \
-   do {                                                                                            \
-      VkResult r_ = (call);                                                                        \
-      if (r_ != VK_SUCCESS) {                                                                      \
-         fprintf(stderr, "compute_mandelbrot: %s -> %s\n", #call, vk_result_string(r_));           \
-         return r_;                                                                                \
-      }                                                                                            \
-   } while (0)
-
-const char *vk_result_string(VkResult r)
-{
-   switch (r) {
-   case VK_SUCCESS:
-      return "VK_SUCCESS";
-   case VK_ERROR_OUT_OF_HOST_MEMORY:
-      return "VK_ERROR_OUT_OF_HOST_MEMORY";
-   case VK_ERROR_OUT_OF_DEVICE_MEMORY:
-      return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-   case VK_ERROR_INITIALIZATION_FAILED:
-      return "VK_ERROR_INITIALIZATION_FAILED";
-   case VK_ERROR_DEVICE_LOST:
-      return "VK_ERROR_DEVICE_LOST";
-   case VK_ERROR_LAYER_NOT_PRESENT:
-      return "VK_ERROR_LAYER_NOT_PRESENT";
-   case VK_ERROR_EXTENSION_NOT_PRESENT:
-      return "VK_ERROR_EXTENSION_NOT_PRESENT";
-   case VK_ERROR_INCOMPATIBLE_DRIVER:
-      return "VK_ERROR_INCOMPATIBLE_DRIVER";
-   case VK_ERROR_UNKNOWN:
-      return "VK_ERROR_UNKNOWN";
-   case VK_TIMEOUT:
-      return "VK_TIMEOUT";
-   default:
-      return "(another VkResult)";
-   }
-}
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
-                                                 void *user)
-{
-   (void)types;
-   struct vk_compute *vc = user;
-   if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-      vc->error_messages++;
-   fprintf(stderr, "compute_mandelbrot: [%s] %s\n",
-           (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning",
-           data && data->pMessage ? data->pMessage : "(no message)");
-   return VK_FALSE; /* VK_TRUE is reserved for layer development */
-}
+#define CHECK_VK(call) VK_SAMPLE_CHECK("compute_mandelbrot", call)
 
 VkResult vk_compute_init(struct vk_compute *vc, bool validation)
 {
    memset(vc, 0, sizeof(*vc));
-   CHECK_VK(volkInitialize());
-   const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-   const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-   VkDebugUtilsMessengerCreateInfoEXT mci = {
-       .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-       .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                          VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-       .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-       .pfnUserCallback = on_message,
-       .pUserData = vc,
-   };
-   VkApplicationInfo app = {
-       .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-       .pApplicationName = "compute_mandelbrot",
-       .apiVersion = VK_API_VERSION_1_0, /* compute is core 1.0 */
-   };
-   VkInstanceCreateInfo ici = {
-       .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-       .pNext = validation ? &mci : NULL,
-       .pApplicationInfo = &app,
-       .enabledLayerCount = validation ? 1 : 0,
-       .ppEnabledLayerNames = layers,
-       .enabledExtensionCount = validation ? 1 : 0,
-       .ppEnabledExtensionNames = extensions,
-   };
-   CHECK_VK(vkCreateInstance(&ici, NULL, &vc->instance));
-   volkLoadInstance(vc->instance);
-   if (validation)
-      CHECK_VK(vkCreateDebugUtilsMessengerEXT(vc->instance, &mci, NULL, &vc->messenger));
+   /* Compute is core 1.0. */
+   VkResult r =
+       vk_sample_instance_create(&vc->inst, "compute_mandelbrot", VK_API_VERSION_1_0, validation);
+   if (r != VK_SUCCESS)
+      return r;
 
    uint32_t count = 1;
-   VkResult r = vkEnumeratePhysicalDevices(vc->instance, &count, &vc->physical_device);
+   r = vkEnumeratePhysicalDevices(vc->inst.instance, &count, &vc->physical_device);
    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || count == 0) {
       fprintf(stderr, "compute_mandelbrot: no Vulkan device\n");
       return VK_ERROR_INITIALIZATION_FAILED;
@@ -136,10 +60,7 @@ void vk_compute_finish(struct vk_compute *vc)
 {
    if (vc->device)
       vkDestroyDevice(vc->device, NULL);
-   if (vc->messenger)
-      vkDestroyDebugUtilsMessengerEXT(vc->instance, vc->messenger, NULL);
-   if (vc->instance)
-      vkDestroyInstance(vc->instance, NULL);
+   vk_sample_instance_destroy(&vc->inst);
 }
 
 VkResult vk_storage_buffer_create(struct vk_compute *vc, VkDeviceSize size,
@@ -155,14 +76,9 @@ VkResult vk_storage_buffer_create(struct vk_compute *vc, VkDeviceSize size,
    CHECK_VK(vkCreateBuffer(vc->device, &bci, NULL, &out->buffer));
    VkMemoryRequirements req;
    vkGetBufferMemoryRequirements(vc->device, out->buffer, &req);
-   const VkMemoryPropertyFlags want =
-       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-   uint32_t type = UINT32_MAX;
-   for (uint32_t i = 0; i < vc->memory.memoryTypeCount && type == UINT32_MAX; i++) {
-      if ((req.memoryTypeBits & (1u << i)) &&
-          (vc->memory.memoryTypes[i].propertyFlags & want) == want)
-         type = i;
-   }
+   uint32_t type = vk_sample_memory_type(&vc->memory, req.memoryTypeBits,
+                                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                             VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
    if (type == UINT32_MAX) {
       fprintf(stderr, "compute_mandelbrot: no host-visible coherent memory\n");
       return VK_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -186,113 +102,34 @@ void vk_storage_buffer_destroy(struct vk_compute *vc, struct vk_storage_buffer *
       vkFreeMemory(vc->device, buf->memory, NULL);
 }
 
-static uint32_t *read_file(const char *path, size_t *bytes)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      perror(path);
-      return NULL;
-   }
-   fseek(f, 0, SEEK_END);
-   long size = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   uint32_t *words = size > 0 && size % 4 == 0 ? malloc((size_t)size) : NULL;
-   if (!words || fread(words, 1, (size_t)size, f) != (size_t)size) {
-      fprintf(stderr, "compute_mandelbrot: cannot read SPIR-V from %s\n", path);
-      free(words);
-      words = NULL;
-   }
-   fclose(f);
-   *bytes = (size_t)size;
-   return words;
-}
-
 VkResult vk_compute_pipeline_create(struct vk_compute *vc, const char *spv_path,
                                     uint32_t push_constant_bytes,
                                     const struct vk_storage_buffer *buffer,
-                                    struct vk_compute_pipeline *out)
+                                    struct vk_sample_compute_pipeline *out)
 {
-   memset(out, 0, sizeof(*out));
-   size_t bytes = 0;
-   uint32_t *code = read_file(spv_path, &bytes);
-   if (!code)
-      return VK_ERROR_INITIALIZATION_FAILED;
-   VkShaderModuleCreateInfo smci = {
-       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-       .codeSize = bytes,
-       .pCode = code,
-   };
-   VkResult r = vkCreateShaderModule(vc->device, &smci, NULL, &out->module);
-   free(code);
-   CHECK_VK(r);
-   VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                                           VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-   VkDescriptorSetLayoutCreateInfo slci = {
-       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-       .bindingCount = 1,
-       .pBindings = &binding,
-   };
-   CHECK_VK(vkCreateDescriptorSetLayout(vc->device, &slci, NULL, &out->set_layout));
-   VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
-   VkPipelineLayoutCreateInfo plci = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-       .setLayoutCount = 1,
-       .pSetLayouts = &out->set_layout,
-       .pushConstantRangeCount = 1,
-       .pPushConstantRanges = &range,
-   };
-   CHECK_VK(vkCreatePipelineLayout(vc->device, &plci, NULL, &out->layout));
-   VkComputePipelineCreateInfo cpci = {
-       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                 .module = out->module,
-                 .pName = "main"},
-       .layout = out->layout,
-   };
-   CHECK_VK(vkCreateComputePipelines(vc->device, VK_NULL_HANDLE, 1, &cpci, NULL, &out->pipeline));
-   VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-   VkDescriptorPoolCreateInfo dpci = {
-       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-       .maxSets = 1,
-       .poolSizeCount = 1,
-       .pPoolSizes = &size,
-   };
-   CHECK_VK(vkCreateDescriptorPool(vc->device, &dpci, NULL, &out->pool));
-   VkDescriptorSetAllocateInfo dsai = {
-       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-       .descriptorPool = out->pool,
-       .descriptorSetCount = 1,
-       .pSetLayouts = &out->set_layout,
-   };
-   CHECK_VK(vkAllocateDescriptorSets(vc->device, &dsai, &out->set));
+   const VkDescriptorType binding = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+   VkResult r = vk_sample_compute_pipeline_create(vc->device, "compute_mandelbrot", spv_path,
+                                                  &binding, 1, push_constant_bytes, out);
+   if (r != VK_SUCCESS)
+      return r;
    VkDescriptorBufferInfo info = {buffer->buffer, 0, VK_WHOLE_SIZE};
    VkWriteDescriptorSet write = {
        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
        .dstSet = out->set,
        .descriptorCount = 1,
-       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+       .descriptorType = binding,
        .pBufferInfo = &info,
    };
    vkUpdateDescriptorSets(vc->device, 1, &write, 0, NULL);
    return VK_SUCCESS;
 }
 
-void vk_compute_pipeline_destroy(struct vk_compute *vc, struct vk_compute_pipeline *p)
+void vk_compute_pipeline_destroy(struct vk_compute *vc, struct vk_sample_compute_pipeline *p)
 {
-   if (p->pool)
-      vkDestroyDescriptorPool(vc->device, p->pool, NULL);
-   if (p->pipeline)
-      vkDestroyPipeline(vc->device, p->pipeline, NULL);
-   if (p->layout)
-      vkDestroyPipelineLayout(vc->device, p->layout, NULL);
-   if (p->set_layout)
-      vkDestroyDescriptorSetLayout(vc->device, p->set_layout, NULL);
-   if (p->module)
-      vkDestroyShaderModule(vc->device, p->module, NULL);
+   vk_sample_compute_pipeline_destroy(vc->device, p);
 }
 
-VkResult vk_compute_run(struct vk_compute *vc, const struct vk_compute_pipeline *p,
+VkResult vk_compute_run(struct vk_compute *vc, const struct vk_sample_compute_pipeline *p,
                         const void *push_constants, uint32_t push_constant_bytes, uint32_t groups_x,
                         uint32_t groups_y)
 {
@@ -347,7 +184,7 @@ VkResult vk_compute_run(struct vk_compute *vc, const struct vk_compute_pipeline 
    if (r == VK_SUCCESS) /* a minute: the PPU is a software model */
       r = vkWaitForFences(vc->device, 1, &fence, VK_TRUE, 60ull * 1000 * 1000 * 1000);
    if (r != VK_SUCCESS)
-      fprintf(stderr, "compute_mandelbrot: dispatch failed: %s\n", vk_result_string(r));
+      fprintf(stderr, "compute_mandelbrot: dispatch failed: %s\n", vk_sample_result_string(r));
    if (r == VK_TIMEOUT) {
       /* The GPU may still use the pool: leave it rather than free it. */
       return r;

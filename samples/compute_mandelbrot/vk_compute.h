@@ -10,10 +10,10 @@
 #include <stdint.h>
 #include <volk.h>
 
+#include "vk_sample.h"
+
 struct vk_compute {
-   VkInstance instance;
-   VkDebugUtilsMessengerEXT messenger;
-   uint32_t error_messages; /* validation and driver errors seen */
+   struct vk_sample_instance inst; /* counts validation and driver errors */
    VkPhysicalDevice physical_device;
    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
    uint32_t family;
@@ -29,15 +29,6 @@ struct vk_storage_buffer {
    VkDeviceSize size;
 };
 
-struct vk_compute_pipeline {
-   VkShaderModule module;
-   VkDescriptorSetLayout set_layout;
-   VkPipelineLayout layout;
-   VkPipeline pipeline;
-   VkDescriptorPool pool;
-   VkDescriptorSet set;
-};
-
 /* Every function returns the first failing VkResult (and prints what). */
 VkResult vk_compute_init(struct vk_compute *vc, bool validation);
 void vk_compute_finish(struct vk_compute *vc);
@@ -50,14 +41,12 @@ void vk_storage_buffer_destroy(struct vk_compute *vc, struct vk_storage_buffer *
 VkResult vk_compute_pipeline_create(struct vk_compute *vc, const char *spv_path,
                                     uint32_t push_constant_bytes,
                                     const struct vk_storage_buffer *buffer,
-                                    struct vk_compute_pipeline *out);
-void vk_compute_pipeline_destroy(struct vk_compute *vc, struct vk_compute_pipeline *p);
+                                    struct vk_sample_compute_pipeline *out);
+void vk_compute_pipeline_destroy(struct vk_compute *vc, struct vk_sample_compute_pipeline *p);
 
 /* Records push constants and one dispatch, submits and waits for it. */
-VkResult vk_compute_run(struct vk_compute *vc, const struct vk_compute_pipeline *p,
+VkResult vk_compute_run(struct vk_compute *vc, const struct vk_sample_compute_pipeline *p,
                         const void *push_constants, uint32_t push_constant_bytes, uint32_t groups_x,
                         uint32_t groups_y);
-
-const char *vk_result_string(VkResult r);
 
 #endif

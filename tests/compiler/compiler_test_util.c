@@ -111,8 +111,10 @@ bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
          l = &layouts[layout_count++];
          *l = (struct drv_binding_layout){.set = b->set,
                                           .binding = b->binding,
-                                          .kind = b->uniform ? DRV_BINDING_UNIFORM_BUFFER
-                                                             : DRV_BINDING_STORAGE_BUFFER,
+                                          .kind = b->acceleration_structure
+                                                      ? DRV_BINDING_ACCELERATION_STRUCTURE
+                                                  : b->uniform ? DRV_BINDING_UNIFORM_BUFFER
+                                                               : DRV_BINDING_STORAGE_BUFFER,
                                           .offset = offset,
                                           .array_size = 0,
                                           .dynamic_index = b->dynamic ? (int32_t)dyn_count : -1};

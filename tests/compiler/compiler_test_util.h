@@ -14,10 +14,11 @@
 
 struct ctu_binding {
    uint32_t set, binding;
-   uint64_t va;    /* buffer address (descriptor address) */
-   uint32_t range; /* bytes */
-   bool uniform;   /* uniform buffer (else storage) */
-   bool dynamic;   /* dynamic descriptor: dyn_offset is added */
+   uint64_t va;                 /* buffer address (descriptor address) */
+   uint32_t range;              /* bytes */
+   bool uniform;                /* uniform buffer (else storage) */
+   bool acceleration_structure; /* va is a BVH header; range is unused */
+   bool dynamic;                /* dynamic descriptor: dyn_offset is added */
    uint32_t dyn_offset;
    uint32_t element; /* array element of an arrayed binding (< 4) */
 };

@@ -15,6 +15,12 @@
  *                                                 the root
  *   leaf records      leaf_count * leaf_stride   triangles, AABBs or instances
  *
+ * Records of inactive primitives (NaN vertex or AABB, instance address 0)
+ * follow the active ones and no leaf references them. A TTU treats a
+ * record flagged PPU_BVH_PRIM_INACTIVE, or an instance with blas_address 0,
+ * as never hit (refit can produce one when an application breaks the update
+ * rules).
+ *
  * All offsets in the header are bytes from the header's address, so a
  * structure can be copied to another address unchanged (clone, compaction,
  * deserialization copy bytes; only instance records hold absolute
@@ -68,7 +74,7 @@ struct ppu_bvh_header {
    uint32_t geometry_offset; /* 44  byte offset of the geometry table */
    uint32_t geometry_count;  /* 48  entries in the geometry table */
    uint32_t primitive_count; /* 52  primitives or instances in the build (active or not) */
-   float bounds_min[3];      /* 56  box of every active record, exact */
+   float bounds_min[3];      /* 56  box of every active record, exact; empty: +inf / -inf */
    float bounds_max[3];      /* 68 */
    uint32_t max_depth;       /* 80  deepest node's depth (root = 0) */
    uint32_t reserved[11];    /* 84  0 */
@@ -95,10 +101,10 @@ enum ppu_bvh_child_kind {
  * are EMPTY. Child box of slot i, per axis a (0 = x, 1 = y, 2 = z):
  *   lo = origin[a] + q_lo[a][i] * 2^exponent[a]
  *   hi = origin[a] + q_hi[a][i] * 2^exponent[a]
- * evaluated exactly (ldexpf of an 8-bit integer is exact), then added to
- * origin with round-down for lo and round-up for hi by the builder's choice
- * of origin and exponent: the builder guarantees lo <= every point of the
- * child and hi >= every point, in binary32 arithmetic as written here. */
+ * evaluated in binary32: q * 2^exponent is exact (an 8-bit integer times a
+ * power of two) and the addition to origin rounds to nearest, as IEEE
+ * addition does. The builder picks origin, exponent and q and then checks
+ * that result: lo <= every point of the child and hi >= every point. */
 struct ppu_bvh_node {
    float origin[3];                   /* 0 */
    int8_t exponent[3];                /* 12 */
@@ -118,7 +124,7 @@ struct ppu_bvh_node {
 /* Record flags (triangle and AABB records). */
 #define PPU_BVH_PRIM_OPAQUE 0x1u               /* the geometry was OPAQUE */
 #define PPU_BVH_PRIM_NO_DUPLICATE_ANY_HIT 0x2u /* informational: records are never duplicated */
-#define PPU_BVH_PRIM_INACTIVE 0x4u             /* degenerate/NaN at build: never hit */
+#define PPU_BVH_PRIM_INACTIVE 0x4u             /* NaN at build (Vulkan: inactive): never hit */
 
 /* A triangle as the TTU tests it: object-space vertices, already fetched,
  * transformed by the geometry's transform and converted to binary32 by the

@@ -54,7 +54,21 @@ struct ppu_gpu;
    X(COMPUTE_GLOBAL_ACCESSES, "compute.global_accesses", "accesses",                               \
      "per-lane global loads, stores and atomics")                                                  \
    X(COMPUTE_SHARED_ACCESSES, "compute.shared_accesses", "accesses",                               \
-     "per-lane shared-memory loads, stores and atomics")
+     "per-lane shared-memory loads, stores and atomics")                                           \
+   X(TTU_RAYS, "ttu.rays", "rays", "ray queries started: TTU.INIT per lane")                       \
+   X(TTU_PROCEEDS, "ttu.proceeds", "instructions", "TTU.PROCEED per lane")                         \
+   X(TTU_NODE_FETCHES, "ttu.node_fetches", "nodes", "BVH nodes (128-byte lines) read by the TTU")  \
+   X(TTU_BOX_TESTS, "ttu.box_tests", "tests",                                                      \
+     "ray-box slab tests: child boxes of nodes and AABB primitives")                               \
+   X(TTU_TRIANGLE_TESTS, "ttu.triangle_tests", "tests", "ray-triangle tests")                      \
+   X(TTU_TRIANGLE_CANDIDATES, "ttu.triangle_candidates", "candidates",                             \
+     "non-opaque triangle hits handed to the shader (PROCEED returned 1)")                         \
+   X(TTU_AABB_CANDIDATES, "ttu.aabb_candidates", "candidates",                                     \
+     "AABB primitives the ray entered, handed to the shader (PROCEED returned 1)")                 \
+   X(TTU_INSTANCE_TRANSFORMS, "ttu.instance_transforms", "instances",                              \
+     "rays transformed into an instance's object space to visit its bottom level")                 \
+   X(TTU_L0_HITS, "ttu.l0_hits", "lines", "TTU L0 cache lookups that hit")                         \
+   X(TTU_L0_MISSES, "ttu.l0_misses", "lines", "TTU L0 cache lookups that missed (line fetched)")
 
 enum ppu_counter {
 #define PPU_COUNTER_ENUM_(id, name, unit, desc) PPU_COUNTER_##id,

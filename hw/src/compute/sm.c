@@ -1,6 +1,6 @@
 /* SM: resident workgroups, the warp scheduler and the issue loop. The
  * instruction groups execute in sm_alu.c, sm_float.c, sm_convert.c,
- * sm_lsu.c, sm_simt.c and sm_subgroup.c. */
+ * sm_lsu.c, sm_simt.c, sm_subgroup.c and sm_ttu.c. */
 #include "compute/sm.h"
 
 #include <stdarg.h>
@@ -28,6 +28,7 @@ void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *m
    sm->gpc = gpc;
    ppu_mmu_client_init(&sm->mmu, mmu, PPU_ENGINE_COMPUTE);
    sm->mmu.counters = &sm->counters;
+   ppu_ttu_init(&sm->ttu, &sm->mmu, &sm->counters);
 }
 
 void ppu_sm_finish(struct ppu_sm *sm)
@@ -59,6 +60,7 @@ bool ppu_sm_begin_grid(struct ppu_sm *sm, const struct ppu_grid *g)
 {
    sm->grid = g;
    ppu_icache_flush(&sm->icache, g->register_count);
+   ppu_ttu_begin_grid(&sm->ttu);
    free(sm->wg);
    free(sm->warp);
    free(sm->order);
@@ -226,6 +228,8 @@ static enum ppu_exec_result dispatch(struct ppu_exec *x)
    case PPU_OP_SHFL:
    case PPU_OP_WRED:
       return ppu_exec_subgroup(x);
+   case PPU_OP_TTU:
+      return ppu_exec_ttu(x);
    case PPU_OP_BRA:
    case PPU_OP_SSY:
    case PPU_OP_PBK:

@@ -28,6 +28,7 @@
 #include "counter_block.h"
 #include "mmu.h"
 #include "ppu/isa.h"
+#include "ttu/ttu.h"
 
 /* Reconvergence stack depth per warp. A real SM spills deeper stacks to
  * local memory; the model faults (PPU_FAULT_SIMT_STACK) instead, and 64
@@ -89,6 +90,7 @@ struct ppu_sm {
    struct ppu_counter_block counters; /* this SM's counts; summed by the chip */
    struct ppu_mmu_client mmu;         /* LSU and instruction fetch port, own TLB */
    struct ppu_icache icache;
+   struct ppu_ttu ttu; /* the SM's tree traversal unit, on the same MMU port */
    const struct ppu_grid *grid;
 
    /* Resident state, sized for the current grid by ppu_sm_begin_grid. */
@@ -165,5 +167,6 @@ enum ppu_exec_result ppu_exec_convert(struct ppu_exec *x);  /* sm_convert.c */
 enum ppu_exec_result ppu_exec_memory(struct ppu_exec *x);   /* sm_lsu.c */
 enum ppu_exec_result ppu_exec_control(struct ppu_exec *x);  /* sm_simt.c */
 enum ppu_exec_result ppu_exec_subgroup(struct ppu_exec *x); /* sm_subgroup.c */
+enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x);      /* sm_ttu.c */
 
 #endif /* PPU_COMPUTE_SM_H */

@@ -1,0 +1,96 @@
+/* Internals shared by the builder's files (driver/bvh/). Not for icd/. */
+#ifndef DRV_BVH_INTERNAL_H
+#define DRV_BVH_INTERNAL_H
+
+#include "bvh_builder.h"
+
+/* An axis-aligned box in binary32. Empty: min = +inf, max = -inf. */
+struct bvh_box {
+   float min[3], max[3];
+};
+
+void bvh_box_set_empty(struct bvh_box *b);
+
+/* Inline and without fminf/fmaxf: they are the builder's inner loop, and
+ * libm's NaN-aware versions are calls (boxes here never hold NaN). */
+static inline bool bvh_box_is_empty(const struct bvh_box *b)
+{
+   return !(b->min[0] <= b->max[0] && b->min[1] <= b->max[1] && b->min[2] <= b->max[2]);
+}
+
+static inline void bvh_box_grow(struct bvh_box *b, const struct bvh_box *o)
+{
+   for (int a = 0; a < 3; a++) {
+      b->min[a] = o->min[a] < b->min[a] ? o->min[a] : b->min[a];
+      b->max[a] = o->max[a] > b->max[a] ? o->max[a] : b->max[a];
+   }
+}
+
+/* Half the surface area, in double so that 1e30-sized scenes do not
+ * overflow (the SAH only needs ratios). */
+double bvh_box_half_area(const struct bvh_box *b);
+
+/* The leaf stride of a kind (0 for an unknown kind). */
+uint32_t bvh_record_stride(enum ppu_bvh_kind kind);
+/* Bytes of the geometry table, padded to PPU_BVH_ALIGN. */
+uint64_t bvh_geometry_table_bytes(uint32_t geometry_count);
+
+/* A primitive as the builder sorts it: its box, centroid and where it came
+ * from (for instances geometry is 0 and primitive the instance index). */
+struct bvh_prim {
+   struct bvh_box box;
+   float centroid[3];
+   uint32_t geometry, primitive;
+};
+
+/* Input checks shared by build and refit: kind, geometry types, counts.
+ * *total gets the number of primitives or instances. */
+enum bvh_result bvh_input_check(const struct bvh_build_input *in, uint32_t *total);
+/* Fills prims[] with the active primitives of `in` (inactive ones are left
+ * out) and returns how many. */
+uint32_t bvh_input_gather(const struct bvh_build_input *in, struct bvh_prim *prims);
+/* Writes the record of primitive `primitive` of geometry `geometry` (for
+ * instances: geometry 0, instance `primitive`) at `record`; returns false
+ * when the primitive is inactive (its record is still written, with
+ * PPU_BVH_PRIM_INACTIVE or blas_address 0). `box` gets the box the tree
+ * must contain (clamped to finite values; empty when inactive). */
+bool bvh_input_write_record(const struct bvh_build_input *in, uint32_t geometry, uint32_t primitive,
+                            void *record, struct bvh_box *box);
+/* The box of a record as written, clamped to finite values (what the tree
+ * must contain); false when the record is inactive. Instances need their
+ * BLAS's bounds, which the record does not hold: bvh_input_write_record
+ * returns those, and validation skips instance boxes' contents check
+ * against the BLAS. */
+bool bvh_record_box(enum ppu_bvh_kind kind, const void *record, struct bvh_box *box);
+
+/* Sets origin, exponent, q_lo and q_hi of `node` so that every decoded
+ * child box (bvh_node_child_box) contains boxes[i] for i < count. Empty
+ * boxes decode to a point at the origin. */
+void bvh_quantize_node(struct ppu_bvh_node *node, const struct bvh_box *boxes, unsigned count);
+
+/* The binary tree the SAH builder makes (bvh_sah.c). */
+struct bvh_bin_node {
+   struct bvh_box box;
+   uint32_t count; /* 0: internal (children left, right); else leaf of prims first..first+count */
+   uint32_t first_or_left;
+   uint32_t right;
+};
+
+struct bvh_bin_tree {
+   struct bvh_bin_node *nodes;
+   uint32_t node_count;
+};
+
+/* Builds over prims[0..n) (n > 0), reordering prims so that every leaf's
+ * primitives are consecutive. Leaves hold at most PPU_BVH_MAX_LEAF_RECORDS
+ * primitives and every internal node's depth is below PPU_BVH_MAX_DEPTH. */
+enum bvh_result bvh_build_binary(struct bvh_prim *prims, uint32_t n, struct bvh_bin_tree *out);
+
+/* Cost constants of the SAH, in cycles of the unified box/triangle
+ * datapath (unified-box-triangle-datapath seed: 4 box tests or 1 triangle
+ * test per cycle). */
+#define BVH_SAH_COST_BOX 0.25 /* one child box test */
+#define BVH_SAH_COST_PRIM 1.0 /* one triangle (or AABB record) test */
+#define BVH_SAH_BINS 32u      /* bins per axis over the centroid bounds */
+
+#endif

@@ -1,0 +1,46 @@
+/* The tree traversal unit (TTU) of one SM: executes the TTU instruction
+ * (ppu/ray_query.h) on a ray-query object in the shader's local memory.
+ *
+ * Structure follows the beam-tracing seed's TTU: the interface takes an
+ * instruction and a query data structure from the SM (ttu.c), a setup step
+ * latches the ray and transforms it into an instance's object space, the
+ * traversal unit walks the BVH with a per-ray stack in local storage
+ * (ttu_traversal.c), the intersection datapath tests child boxes and
+ * primitives (ttu_intersect.c, unified-box-triangle-datapath seed), and
+ * every BVH fetch goes through the L0 cache (ttu_l0_cache.c). docs/ttu.md
+ * describes the units, docs/ray-query.md the semantics.
+ *
+ * Functional mode: one instruction runs to its end (a candidate, the end of
+ * traversal, or a fault) before the next lane's; the timing mode will
+ * interleave rays in the seed's ray queue instead.
+ */
+#ifndef PPU_TTU_H
+#define PPU_TTU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counter_block.h"
+#include "mmu.h"
+#include "ttu/ttu_l0_cache.h"
+
+struct ppu_ttu {
+   struct ppu_ttu_l0_cache l0;
+   struct ppu_counter_block *counters; /* the SM's block (single writer: the SM's worker) */
+};
+
+void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
+                  struct ppu_counter_block *counters);
+/* Called at every grid launch: BVH memory may have changed in between. */
+void ppu_ttu_begin_grid(struct ppu_ttu *ttu);
+
+/* Executes TTU.op on the PPU_RAY_QUERY_BYTES object at `object` (host
+ * memory: the lane's local memory) for the address space pd_pa. b is operand
+ * b (GENERATE: the hit t as F32 bits); PROCEED sets *d to 1 when a candidate
+ * waits and 0 when traversal is done, other ops leave *d alone. False with
+ * *fault filled in (kind, address, detail; the caller adds the PC) on an
+ * MMU fault or PPU_FAULT_BAD_RAY_QUERY. */
+bool ppu_ttu_execute(struct ppu_ttu *ttu, uint64_t pd_pa, unsigned op, uint8_t *object, uint32_t b,
+                     uint32_t *d, struct ppu_fault *fault);
+
+#endif /* PPU_TTU_H */

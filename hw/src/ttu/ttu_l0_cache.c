@@ -1,0 +1,49 @@
+/* See ttu_l0_cache.h. */
+#include "ttu/ttu_l0_cache.h"
+
+#include <string.h>
+
+void ppu_ttu_l0_init(struct ppu_ttu_l0_cache *c, struct ppu_mmu_client *mmu,
+                     struct ppu_counter_block *counters)
+{
+   memset(c, 0, sizeof(*c));
+   c->mmu = mmu;
+   c->counters = counters;
+}
+
+void ppu_ttu_l0_flush(struct ppu_ttu_l0_cache *c)
+{
+   memset(c->line_va, 0, sizeof(c->line_va));
+   memset(c->last_use, 0, sizeof(c->last_use));
+}
+
+/* Looks up one line and allocates it on a miss (least recently used entry,
+ * empty entries first since their last_use is 0). */
+static void lookup(struct ppu_ttu_l0_cache *c, uint64_t line_va)
+{
+   unsigned victim = 0;
+   c->clock++;
+   for (unsigned i = 0; i < PPU_TTU_L0_ENTRIES; i++) {
+      if (c->line_va[i] == line_va) {
+         c->last_use[i] = c->clock;
+         ppu_counter_add(c->counters, PPU_COUNTER_TTU_L0_HITS, 1);
+         return;
+      }
+      if (c->last_use[i] < c->last_use[victim])
+         victim = i;
+   }
+   c->line_va[victim] = line_va;
+   c->last_use[victim] = c->clock;
+   ppu_counter_add(c->counters, PPU_COUNTER_TTU_L0_MISSES, 1);
+}
+
+bool ppu_ttu_l0_read(struct ppu_ttu_l0_cache *c, uint64_t pd_pa, uint64_t va, void *dst,
+                     uint32_t len, struct ppu_fault *fault)
+{
+   if (!ppu_mmu_read(c->mmu, pd_pa, va, dst, len, fault))
+      return false;
+   uint64_t first = va & ~(uint64_t)(PPU_TTU_L0_LINE_BYTES - 1);
+   for (uint64_t line = first; line < va + len; line += PPU_TTU_L0_LINE_BYTES)
+      lookup(c, line);
+   return true;
+}

@@ -1,0 +1,43 @@
+/* The TTU's L0 cache (beam-tracing seed: "the L0 cache unit may include
+ * eight entries for cache lines having 128 bytes of data", coupled to the
+ * MMU). Every BVH fetch of the TTU (headers, nodes, leaf records) goes
+ * through it.
+ *
+ * Functional mode keeps only the tags: it counts hits and misses with an
+ * LRU replacement over PPU_TTU_L0_ENTRIES fully associative lines and reads
+ * the data from memory every time, so a structure rewritten between grids
+ * (or by a shader) is never seen stale. The timing mode will charge a miss
+ * its memory latency here.
+ */
+#ifndef PPU_TTU_L0_CACHE_H
+#define PPU_TTU_L0_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counter_block.h"
+#include "mmu.h"
+
+#define PPU_TTU_L0_LINE_BYTES 128u
+#define PPU_TTU_L0_ENTRIES 8u
+
+struct ppu_ttu_l0_cache {
+   uint64_t line_va[PPU_TTU_L0_ENTRIES]; /* VA of the line; 0 = empty (VA page 0 is never mapped) */
+   uint64_t last_use[PPU_TTU_L0_ENTRIES];
+   uint64_t clock;
+   struct ppu_mmu_client *mmu;         /* the SM's port */
+   struct ppu_counter_block *counters; /* ttu.l0_hits / ttu.l0_misses */
+};
+
+void ppu_ttu_l0_init(struct ppu_ttu_l0_cache *c, struct ppu_mmu_client *mmu,
+                     struct ppu_counter_block *counters);
+/* Drops every line (a new grid may run in another address space). */
+void ppu_ttu_l0_flush(struct ppu_ttu_l0_cache *c);
+
+/* Reads len bytes at va in the address space pd_pa into dst, counting one
+ * lookup per 128-byte line the range touches. False with *fault filled in
+ * (an MMU fault naming the address) when memory cannot be read. */
+bool ppu_ttu_l0_read(struct ppu_ttu_l0_cache *c, uint64_t pd_pa, uint64_t va, void *dst,
+                     uint32_t len, struct ppu_fault *fault);
+
+#endif /* PPU_TTU_L0_CACHE_H */

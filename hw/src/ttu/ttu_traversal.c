@@ -1,0 +1,440 @@
+/* The TTU's traversal unit: a stack-based, closest-child-first walk of the
+ * two-level BVH of ppu/bvh.h, resumable between TTU instructions.
+ *
+ * The walk keeps one stack per level in the object's private area
+ * (ttu_private.h): each entry is an expanded node and the children it still
+ * has to visit, ordered by entry distance when the node was expanded (the
+ * seed's traversal units test all children of a node and push the ones the
+ * ray hits; its stack management unit keeps the per-ray stack). Instance
+ * records of the top level hand the ray, transformed into object space, to
+ * the bottom level (the setup unit's "transform coordinates ... from a
+ * global coordinate system into a local coordinate system"); when the
+ * bottom-level stack runs empty the walk returns to the top level.
+ *
+ * The rules of what becomes a commit or a candidate are the Vulkan ray
+ * traversal rules (Vulkan spec, "Ray Traversal": primitive, mask, face and
+ * opacity culling, then confirmation); docs/ray-query.md lists them.
+ *
+ * Nothing read from memory is trusted: node and record indices are checked
+ * against the header's counts, the stack depth against PPU_BVH_MAX_DEPTH,
+ * and a node expanded more often than the structure has nodes (a cycle or
+ * shared subtree) ends the walk with PPU_FAULT_BAD_RAY_QUERY. So the work of
+ * one walk is bounded by the node counts of the structures it enters.
+ */
+#include "ttu/ttu_traversal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fault.h"
+#include "ttu/ttu_intersect.h"
+
+bool ppu_ttu_fail(struct ppu_ttu_query *q, uint64_t address, const char *fmt, ...)
+{
+   char what[128];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(what, sizeof(what), fmt, ap);
+   va_end(ap);
+   ppu_fault_set(q->fault, PPU_FAULT_BAD_RAY_QUERY, PPU_ENGINE_COMPUTE, "%s", what);
+   q->fault->address = address;
+   return false;
+}
+
+static void count(struct ppu_ttu_query *q, enum ppu_counter id)
+{
+   ppu_counter_add(q->ttu->counters, id, 1);
+}
+
+static bool fetch(struct ppu_ttu_query *q, uint64_t va, void *dst, uint32_t len)
+{
+   return ppu_ttu_l0_read(&q->ttu->l0, q->pd_pa, va, dst, len, q->fault);
+}
+
+/* Reads the header at va and latches what traversal needs into lv. */
+static bool enter_level(struct ppu_ttu_query *q, struct ppu_ttu_level *lv, uint64_t va, bool top)
+{
+   if (va % PPU_BVH_ALIGN)
+      return ppu_ttu_fail(q, va, "acceleration structure at 0x%llx is not 128-byte aligned",
+                          (unsigned long long)va);
+   struct ppu_bvh_header h;
+   if (!fetch(q, va, &h, sizeof(h)))
+      return false;
+   if (h.magic != PPU_BVH_MAGIC || h.version != PPU_BVH_VERSION)
+      return ppu_ttu_fail(q, va, "no BVH header (magic 0x%08x, version %u) at 0x%llx", h.magic,
+                          h.version, (unsigned long long)va);
+   bool kind_ok = top ? h.kind == PPU_BVH_KIND_INSTANCES
+                      : h.kind == PPU_BVH_KIND_TRIANGLES || h.kind == PPU_BVH_KIND_AABBS;
+   if (!kind_ok)
+      return ppu_ttu_fail(q, va, "BVH at 0x%llx has kind %u where a %s level is needed",
+                          (unsigned long long)va, h.kind, top ? "top" : "bottom");
+   uint32_t record = h.kind == PPU_BVH_KIND_INSTANCES ? sizeof(struct ppu_bvh_instance)
+                                                      : sizeof(struct ppu_bvh_triangle);
+   if (h.node_count && (h.node_offset % PPU_BVH_NODE_BYTES || h.leaf_stride < record))
+      return ppu_ttu_fail(q, va, "BVH at 0x%llx: node offset %u or leaf stride %u invalid",
+                          (unsigned long long)va, h.node_offset, h.leaf_stride);
+   memset(lv, 0, sizeof(*lv));
+   lv->address = va;
+   lv->kind = h.kind;
+   lv->node_offset = h.node_offset;
+   lv->node_count = h.node_count;
+   lv->leaf_offset = h.leaf_offset;
+   lv->leaf_count = h.leaf_count;
+   lv->leaf_stride = h.leaf_stride;
+   lv->root_pending = h.node_count != 0;
+   return true;
+}
+
+bool ppu_ttu_enter_top(struct ppu_ttu_query *q, uint64_t va)
+{
+   q->p.level = PPU_TTU_LEVEL_TOP;
+   return enter_level(q, &q->p.top, va, true);
+}
+
+static bool check_level(const struct ppu_ttu_level *lv, const struct ppu_ttu_stack_entry *stack)
+{
+   bool ok = lv->depth <= PPU_BVH_MAX_DEPTH && lv->leaf_next <= lv->leaf_end &&
+             lv->leaf_end - lv->leaf_next <= PPU_BVH_MAX_LEAF_RECORDS &&
+             lv->leaf_end <= lv->leaf_count;
+   for (uint32_t i = 0; ok && i < lv->depth; i++)
+      for (uint32_t rest = stack[i].pending; rest; rest >>= 4)
+         ok = ok && (rest & 8u);
+   return ok;
+}
+
+bool ppu_ttu_check_private(struct ppu_ttu_query *q)
+{
+   const struct ppu_ttu_private *p = &q->p;
+   bool ok = p->top.kind == PPU_BVH_KIND_INSTANCES && check_level(&p->top, p->top_stack);
+   if (p->level == PPU_TTU_LEVEL_BOTTOM)
+      ok = ok &&
+           (p->bottom.kind == PPU_BVH_KIND_TRIANGLES || p->bottom.kind == PPU_BVH_KIND_AABBS) &&
+           check_level(&p->bottom, p->bottom_stack);
+   else
+      ok = ok && p->level == PPU_TTU_LEVEL_TOP;
+   if (!ok)
+      return ppu_ttu_fail(q, 0, "TTU private state of the ray query is corrupted");
+   return true;
+}
+
+/* The walk of one instruction: the object plus the rays of both levels. */
+struct walk {
+   struct ppu_ttu_query *q;
+   struct ppu_ttu_ray world, object;
+};
+
+static bool fetch_node(struct walk *w, const struct ppu_ttu_level *lv, uint64_t index,
+                       struct ppu_bvh_node *n)
+{
+   if (index >= lv->node_count)
+      return ppu_ttu_fail(w->q, lv->address, "node %llu beyond the %u nodes of the BVH at 0x%llx",
+                          (unsigned long long)index, lv->node_count,
+                          (unsigned long long)lv->address);
+   count(w->q, PPU_COUNTER_TTU_NODE_FETCHES);
+   return fetch(w->q, lv->address + lv->node_offset + index * PPU_BVH_NODE_BYTES, n, sizeof(*n));
+}
+
+/* The quantized box of child slot, decoded as ppu/bvh.h defines it. */
+static void child_box(const struct ppu_bvh_node *n, unsigned slot, float lo[3], float hi[3])
+{
+   for (unsigned a = 0; a < 3; a++) {
+      lo[a] = n->origin[a] + ldexpf((float)n->q_lo[a][slot], n->exponent[a]);
+      hi[a] = n->origin[a] + ldexpf((float)n->q_hi[a][slot], n->exponent[a]);
+   }
+}
+
+static float committed_t(const struct walk *w)
+{
+   return w->q->rq.committed.t;
+}
+
+static bool child_hit(struct walk *w, const struct ppu_ttu_ray *ray, const struct ppu_bvh_node *n,
+                      unsigned slot, float *tnear)
+{
+   float lo[3], hi[3];
+   child_box(n, slot, lo, hi);
+   count(w->q, PPU_COUNTER_TTU_BOX_TESTS);
+   return ppu_ttu_box_test(ray, lo, hi, w->q->p.tmin, committed_t(w), tnear);
+}
+
+/* Tests every child of node `index` and pushes the node with the children
+ * hit, closest first. */
+static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stack_entry *stack,
+                   const struct ppu_ttu_ray *ray, uint64_t index)
+{
+   if (++lv->expansions > lv->node_count)
+      return ppu_ttu_fail(w->q, lv->address,
+                          "BVH at 0x%llx is not a tree: more node visits than its %u nodes",
+                          (unsigned long long)lv->address, lv->node_count);
+   struct ppu_bvh_node n;
+   if (!fetch_node(w, lv, index, &n))
+      return false;
+   if (n.child_count > PPU_BVH_WIDTH)
+      return ppu_ttu_fail(w->q, lv->address, "node %llu has %u children", (unsigned long long)index,
+                          n.child_count);
+   float near[PPU_BVH_WIDTH];
+   unsigned order[PPU_BVH_WIDTH], hits = 0;
+   for (unsigned slot = 0; slot < n.child_count; slot++) {
+      unsigned kind = n.child_kind[slot];
+      if (kind == PPU_BVH_CHILD_EMPTY)
+         continue;
+      if (kind != PPU_BVH_CHILD_INTERNAL && kind != PPU_BVH_CHILD_LEAF)
+         return ppu_ttu_fail(w->q, lv->address, "node %llu slot %u has child kind %u",
+                             (unsigned long long)index, slot, kind);
+      float t;
+      if (!child_hit(w, ray, &n, slot, &t))
+         continue;
+      /* Insertion by entry t; equal t keep slot order. */
+      unsigned i = hits++;
+      for (; i > 0 && near[i - 1] > t; i--) {
+         near[i] = near[i - 1];
+         order[i] = order[i - 1];
+      }
+      near[i] = t;
+      order[i] = slot;
+   }
+   if (hits == 0)
+      return true;
+   if (lv->depth >= PPU_BVH_MAX_DEPTH)
+      return ppu_ttu_fail(w->q, lv->address, "BVH at 0x%llx is deeper than %u levels",
+                          (unsigned long long)lv->address, PPU_BVH_MAX_DEPTH);
+   uint32_t pending = 0;
+   for (unsigned i = 0; i < hits; i++)
+      pending |= (8u | order[i]) << (4 * i);
+   stack[lv->depth].node = (uint32_t)index;
+   stack[lv->depth].pending = pending;
+   lv->depth++;
+   return true;
+}
+
+/* Takes the next pending child of the top stack entry: descends into an
+ * internal child or opens a leaf's records. */
+static bool next_child(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stack_entry *stack,
+                       const struct ppu_ttu_ray *ray)
+{
+   struct ppu_ttu_stack_entry *e = &stack[lv->depth - 1];
+   if (e->pending == 0) {
+      lv->depth--;
+      return true;
+   }
+   unsigned slot = e->pending & 7u;
+   e->pending >>= 4;
+   struct ppu_bvh_node n;
+   if (!fetch_node(w, lv, e->node, &n))
+      return false;
+   /* A commit since the node was expanded may have moved the child out of
+    * [tmin, committed t]. */
+   float t;
+   if (!child_hit(w, ray, &n, slot, &t))
+      return true;
+   switch (n.child_kind[slot]) {
+   case PPU_BVH_CHILD_INTERNAL:
+      return expand(w, lv, stack, ray, (uint64_t)n.internal_base + n.child_index[slot]);
+   case PPU_BVH_CHILD_LEAF: {
+      uint64_t first = (uint64_t)n.leaf_base + n.child_index[slot];
+      unsigned records = n.child_records[slot];
+      if (records == 0 || records > PPU_BVH_MAX_LEAF_RECORDS || first + records > lv->leaf_count)
+         return ppu_ttu_fail(w->q, lv->address,
+                             "node %u slot %u: records %llu+%u beyond the %u of the BVH", e->node,
+                             slot, (unsigned long long)first, records, lv->leaf_count);
+      lv->leaf_next = (uint32_t)first;
+      lv->leaf_end = (uint32_t)(first + records);
+      return true;
+   }
+   default: /* the node changed under the walk, or a corrupted stack */
+      return ppu_ttu_fail(w->q, lv->address, "node %u slot %u is no longer a child", e->node, slot);
+   }
+}
+
+/* Transforms the world ray with the instance's world_to_object matrix and
+ * makes its bottom-level structure the current level (unless it is empty or
+ * its primitives are skipped by the ray flags). False on a fault. */
+static bool enter_instance(struct walk *w, uint64_t va, const struct ppu_bvh_instance *inst)
+{
+   struct ppu_ttu_private *p = &w->q->p;
+   if (!enter_level(w->q, &p->bottom, inst->blas_address, false))
+      return false;
+   uint32_t skip = p->bottom.kind == PPU_BVH_KIND_TRIANGLES ? PPU_RAY_FLAG_SKIP_TRIANGLES
+                                                            : PPU_RAY_FLAG_SKIP_AABBS;
+   if (p->bottom.node_count == 0 || (p->ray_flags & skip))
+      return true;
+   const float(*m)[4] = inst->world_to_object;
+   for (unsigned i = 0; i < 3; i++) {
+      p->object_origin[i] =
+          m[i][0] * p->origin[0] + m[i][1] * p->origin[1] + m[i][2] * p->origin[2] + m[i][3];
+      p->object_direction[i] =
+          m[i][0] * p->direction[0] + m[i][1] * p->direction[1] + m[i][2] * p->direction[2];
+   }
+   ppu_ttu_ray_setup(&w->object, p->object_origin, p->object_direction);
+   p->instance_address = va;
+   p->instance_custom_index = inst->custom_index_and_mask & 0xffffffu;
+   p->instance_sbt_and_flags = inst->sbt_offset_and_flags;
+   p->instance_id = inst->instance_index;
+   p->level = PPU_TTU_LEVEL_BOTTOM;
+   count(w->q, PPU_COUNTER_TTU_INSTANCE_TRANSFORMS);
+   return true;
+}
+
+static uint32_t instance_flags(const struct ppu_ttu_private *p)
+{
+   return p->instance_sbt_and_flags >> 24;
+}
+
+/* Opacity: the geometry's flag, overridden by the instance's FORCE flags,
+ * overridden by the ray's OPAQUE / NO_OPAQUE flags (Vulkan spec, "Ray
+ * Opacity Culling"). */
+static bool is_opaque(const struct ppu_ttu_private *p, uint32_t prim_flags)
+{
+   bool opaque = (prim_flags & PPU_BVH_PRIM_OPAQUE) != 0;
+   uint32_t inst = instance_flags(p);
+   if (inst & PPU_BVH_INSTANCE_FORCE_OPAQUE)
+      opaque = true;
+   else if (inst & PPU_BVH_INSTANCE_FORCE_NO_OPAQUE)
+      opaque = false;
+   if (p->ray_flags & PPU_RAY_FLAG_OPAQUE)
+      opaque = true;
+   else if (p->ray_flags & PPU_RAY_FLAG_NO_OPAQUE)
+      opaque = false;
+   return opaque;
+}
+
+static bool opacity_culled(const struct ppu_ttu_private *p, bool opaque)
+{
+   return (opaque && (p->ray_flags & PPU_RAY_FLAG_CULL_OPAQUE)) ||
+          (!opaque && (p->ray_flags & PPU_RAY_FLAG_CULL_NO_OPAQUE));
+}
+
+static void fill_hit(const struct ppu_ttu_private *p, struct ppu_ray_query_hit *h, uint32_t type,
+                     float t, uint32_t geometry_index, uint32_t primitive_index)
+{
+   memset(h, 0, sizeof(*h));
+   h->type = type;
+   h->t = t;
+   h->instance_custom_index = p->instance_custom_index;
+   h->instance_id = p->instance_id;
+   h->sbt_offset = p->instance_sbt_and_flags & 0xffffffu;
+   h->geometry_index = geometry_index;
+   h->primitive_index = primitive_index;
+   h->instance_address = p->instance_address;
+   memcpy(h->object_origin, p->object_origin, sizeof(h->object_origin));
+   memcpy(h->object_direction, p->object_direction, sizeof(h->object_direction));
+}
+
+/* One triangle record: commit it (opaque), offer it (non-opaque) or drop it. */
+static enum ppu_ttu_walk triangle_record(struct walk *w, uint64_t va)
+{
+   struct ppu_ttu_query *q = w->q;
+   struct ppu_ttu_private *p = &q->p;
+   struct ppu_bvh_triangle tri;
+   if (!fetch(q, va, &tri, sizeof(tri)))
+      return PPU_TTU_WALK_FAULT;
+   if (tri.flags & PPU_BVH_PRIM_INACTIVE)
+      return PPU_TTU_WALK_ON; /* go on */
+   count(q, PPU_COUNTER_TTU_TRIANGLE_TESTS);
+   struct ppu_ttu_triangle_hit hit;
+   if (!ppu_ttu_triangle_test(&w->object, tri.v0, tri.v1, tri.v2, p->tmin, committed_t(w), &hit))
+      return PPU_TTU_WALK_ON;
+   /* Front facing: the vertices appear clockwise from the ray origin (the
+    * projected area is negative), unless the instance flips it (Vulkan
+    * spec, "Ray Face Culling"). */
+   uint32_t inst = instance_flags(p);
+   bool front = hit.det_positive != ((inst & PPU_BVH_INSTANCE_FLIP_FACING) != 0);
+   if (!(inst & PPU_BVH_INSTANCE_CULL_DISABLE) &&
+       (((p->ray_flags & PPU_RAY_FLAG_CULL_BACK_FACING) && !front) ||
+        ((p->ray_flags & PPU_RAY_FLAG_CULL_FRONT_FACING) && front)))
+      return PPU_TTU_WALK_ON;
+   bool opaque = is_opaque(p, tri.flags);
+   if (opacity_culled(p, opaque))
+      return PPU_TTU_WALK_ON;
+   struct ppu_ray_query_hit *h = opaque ? &q->rq.committed : &q->rq.candidate;
+   if (opaque && q->rq.committed.type != PPU_RQ_COMMITTED_NONE && !(hit.t < q->rq.committed.t))
+      return PPU_TTU_WALK_ON; /* of equal t, the first one found stays */
+   fill_hit(p, h, opaque ? PPU_RQ_COMMITTED_TRIANGLE : PPU_RQ_CANDIDATE_TRIANGLE, hit.t,
+            tri.geometry_index, tri.primitive_index);
+   h->barycentrics[0] = hit.u;
+   h->barycentrics[1] = hit.v;
+   h->front_face = front;
+   if (!opaque) {
+      count(q, PPU_COUNTER_TTU_TRIANGLE_CANDIDATES);
+      return PPU_TTU_WALK_CANDIDATE;
+   }
+   if (p->ray_flags & PPU_RAY_FLAG_TERMINATE_ON_FIRST_HIT)
+      return PPU_TTU_WALK_DONE;
+   return PPU_TTU_WALK_ON;
+}
+
+/* One AABB record: every AABB the ray enters within [tmin, committed t] is
+ * a candidate, opaque or not (the shader decides, as Vulkan ray queries
+ * require: there is no intersection shader to run). */
+static enum ppu_ttu_walk aabb_record(struct walk *w, uint64_t va)
+{
+   struct ppu_ttu_query *q = w->q;
+   struct ppu_ttu_private *p = &q->p;
+   struct ppu_bvh_aabb box;
+   if (!fetch(q, va, &box, sizeof(box)))
+      return PPU_TTU_WALK_FAULT;
+   if (box.flags & PPU_BVH_PRIM_INACTIVE)
+      return PPU_TTU_WALK_ON;
+   bool opaque = is_opaque(p, box.flags);
+   if (opacity_culled(p, opaque))
+      return PPU_TTU_WALK_ON;
+   float t;
+   count(q, PPU_COUNTER_TTU_BOX_TESTS);
+   if (!ppu_ttu_box_test(&w->object, box.min, box.max, p->tmin, committed_t(w), &t))
+      return PPU_TTU_WALK_ON;
+   fill_hit(p, &q->rq.candidate, PPU_RQ_CANDIDATE_AABB, t, box.geometry_index, box.primitive_index);
+   q->rq.candidate.aabb_opaque = opaque;
+   count(q, PPU_COUNTER_TTU_AABB_CANDIDATES);
+   return PPU_TTU_WALK_CANDIDATE;
+}
+
+/* One record of the current leaf: DONE, CANDIDATE or FAULT end the walk. */
+static enum ppu_ttu_walk leaf_record(struct walk *w, struct ppu_ttu_level *lv)
+{
+   struct ppu_ttu_private *p = &w->q->p;
+   uint32_t index = lv->leaf_next++;
+   uint64_t va = lv->address + lv->leaf_offset + (uint64_t)index * lv->leaf_stride;
+   if (p->level == PPU_TTU_LEVEL_BOTTOM)
+      return lv->kind == PPU_BVH_KIND_TRIANGLES ? triangle_record(w, va) : aabb_record(w, va);
+   struct ppu_bvh_instance inst;
+   if (!fetch(w->q, va, &inst, sizeof(inst)))
+      return PPU_TTU_WALK_FAULT;
+   /* Ray mask culling: (mask & cull mask) == 0 drops the instance. */
+   if (((inst.custom_index_and_mask >> 24) & p->cull_mask & 0xffu) == 0 || inst.blas_address == 0)
+      return PPU_TTU_WALK_ON;
+   return enter_instance(w, va, &inst) ? PPU_TTU_WALK_ON : PPU_TTU_WALK_FAULT;
+}
+
+enum ppu_ttu_walk ppu_ttu_traverse(struct ppu_ttu_query *q)
+{
+   struct ppu_ttu_private *p = &q->p;
+   struct walk w = {.q = q};
+   ppu_ttu_ray_setup(&w.world, p->origin, p->direction);
+   if (p->level == PPU_TTU_LEVEL_BOTTOM)
+      ppu_ttu_ray_setup(&w.object, p->object_origin, p->object_direction);
+   for (;;) {
+      bool top = p->level == PPU_TTU_LEVEL_TOP;
+      struct ppu_ttu_level *lv = top ? &p->top : &p->bottom;
+      struct ppu_ttu_stack_entry *stack = top ? p->top_stack : p->bottom_stack;
+      const struct ppu_ttu_ray *ray = top ? &w.world : &w.object;
+      bool ok = true;
+      if (lv->leaf_next < lv->leaf_end) {
+         enum ppu_ttu_walk r = leaf_record(&w, lv);
+         if (r != PPU_TTU_WALK_ON)
+            return r;
+      } else if (lv->root_pending) {
+         lv->root_pending = 0;
+         ok = expand(&w, lv, stack, ray, 0);
+      } else if (lv->depth > 0) {
+         ok = next_child(&w, lv, stack, ray);
+      } else if (!top) {
+         p->level = PPU_TTU_LEVEL_TOP; /* this instance is done */
+      } else {
+         return PPU_TTU_WALK_DONE;
+      }
+      if (!ok)
+         return PPU_TTU_WALK_FAULT;
+   }
+}

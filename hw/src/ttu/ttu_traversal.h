@@ -1,0 +1,46 @@
+/* Inside the TTU: the state of one instruction on one ray-query object, and
+ * the traversal unit's entry points (ttu_traversal.c) that ttu.c calls. */
+#ifndef PPU_TTU_TRAVERSAL_H
+#define PPU_TTU_TRAVERSAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ppu/ray_query.h"
+#include "ttu/ttu.h"
+#include "ttu/ttu_private.h"
+
+/* Host copies of the object's public and private parts, written back when
+ * the instruction ends. */
+struct ppu_ttu_query {
+   struct ppu_ttu *ttu;
+   uint64_t pd_pa;
+   struct ppu_ray_query rq;
+   struct ppu_ttu_private p;
+   struct ppu_fault *fault;
+};
+
+enum ppu_ttu_walk {
+   PPU_TTU_WALK_DONE,      /* no more candidates: traversal is over */
+   PPU_TTU_WALK_CANDIDATE, /* rq.candidate waits for the shader */
+   PPU_TTU_WALK_FAULT,     /* *fault filled in */
+   PPU_TTU_WALK_ON,        /* inside the traversal unit: nothing to report yet */
+};
+
+/* Fills *q->fault as PPU_FAULT_BAD_RAY_QUERY; returns false. */
+bool ppu_ttu_fail(struct ppu_ttu_query *q, uint64_t address, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Reads and checks the top-level header at va and makes it the top level
+ * with its root pending (TTU.INIT). */
+bool ppu_ttu_enter_top(struct ppu_ttu_query *q, uint64_t va);
+
+/* Checks the private state read back from local memory (a shader may have
+ * written it), so traversal can index its stacks without further checks. */
+bool ppu_ttu_check_private(struct ppu_ttu_query *q);
+
+/* Traverses from where the object stands until a candidate needs the
+ * shader or nothing is left. */
+enum ppu_ttu_walk ppu_ttu_traverse(struct ppu_ttu_query *q);
+
+#endif /* PPU_TTU_TRAVERSAL_H */
