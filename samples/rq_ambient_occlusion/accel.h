@@ -1,0 +1,38 @@
+/* The scene on the device: vertex and index buffers, one bottom-level
+ * acceleration structure over them (one opaque triangle geometry) and a
+ * top-level one with a single identity instance of it. */
+#ifndef ACCEL_H
+#define ACCEL_H
+
+#include "obj_mesh.h"
+#include "rq_context.h"
+
+struct rq_accel {
+   VkAccelerationStructureKHR handle;
+   struct rq_buffer storage;
+   VkDeviceAddress address;
+};
+
+struct rq_scene {
+   struct rq_buffer positions; /* R32G32B32_SFLOAT; also read by the shader */
+   struct rq_buffer indices;   /* UINT32; also read by the shader */
+   struct rq_buffer instances;
+   struct rq_accel blas, tlas;
+   /* What --benchmark reports. */
+   bool timed_on_gpu;
+   double blas_seconds, compact_seconds, tlas_seconds;
+   VkDeviceSize blas_bytes, blas_compacted_bytes, tlas_bytes;
+};
+
+enum rq_build_mode {
+   RQ_BUILD_DEVICE, /* vkCmdBuildAccelerationStructuresKHR */
+   RQ_BUILD_HOST,   /* vkBuildAccelerationStructuresKHR (accelerationStructureHostCommands) */
+};
+
+/* Uploads mesh and builds both levels; compact: builds the BLAS with
+ * ALLOW_COMPACTION, queries its compacted size and keeps a compacted copy. */
+VkResult rq_scene_build(struct rq_context *ctx, const struct obj_mesh *mesh,
+                        enum rq_build_mode mode, bool compact, struct rq_scene *scene);
+void rq_scene_destroy(struct rq_context *ctx, struct rq_scene *scene);
+
+#endif

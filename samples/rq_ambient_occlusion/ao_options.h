@@ -1,0 +1,35 @@
+/* Command line of the sample and the table of the shared scenes with their
+ * suggested cameras (../shared/scenes/README.md, "Suggested cameras"). */
+#ifndef AO_OPTIONS_H
+#define AO_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ao_scene {
+   const char *name;
+   const char *file; /* in the scenes folder */
+   float eye[3], look_at[3];
+   float fov_degrees; /* full vertical field of view */
+   float ao_radius;   /* t_max of the AO rays, in scene units */
+   /* The README's figures at 512x512, 16 AO rays per pixel. */
+   float reference_hit_fraction, reference_mean_ao;
+};
+
+struct ao_options {
+   const struct ao_scene *scene; /* NULL with --obj */
+   const char *scenes_dir;
+   char mesh_path[4096];
+   float eye[3], look_at[3], fov_degrees, ao_radius;
+   uint32_t width, height, spp;
+   const char *output;
+   bool validate, benchmark, host_build, compact;
+   /* Checks; NaN where not asked for. */
+   double expect_mean_ao, expect_hit_fraction, tolerance;
+};
+
+/* Fills *o from argv. Returns 0, or the exit status (2) after printing the
+ * usage or what is wrong. */
+int ao_options_parse(int argc, char **argv, struct ao_options *o);
+
+#endif

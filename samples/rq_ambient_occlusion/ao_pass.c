@@ -1,0 +1,106 @@
+#include "ao_pass.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+   BINDING_SCENE,
+   BINDING_RESULT,
+   BINDING_POSITIONS,
+   BINDING_INDICES,
+   BINDING_COUNT,
+};
+
+/* shaders/ao.comp, set 0 */
+static const VkDescriptorType binding_types[BINDING_COUNT] = {
+    [BINDING_SCENE] = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
+    [BINDING_RESULT] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    [BINDING_POSITIONS] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    [BINDING_INDICES] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+};
+
+static void write_descriptors(struct rq_context *ctx, const struct rq_scene *scene,
+                              struct ao_pass *pass)
+{
+   VkWriteDescriptorSetAccelerationStructureKHR as_write = {
+       .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
+       .accelerationStructureCount = 1,
+       .pAccelerationStructures = &scene->tlas.handle,
+   };
+   VkDescriptorBufferInfo buffers[BINDING_COUNT] = {
+       [BINDING_RESULT] = {pass->result.buffer, 0, VK_WHOLE_SIZE},
+       [BINDING_POSITIONS] = {scene->positions.buffer, 0, VK_WHOLE_SIZE},
+       [BINDING_INDICES] = {scene->indices.buffer, 0, VK_WHOLE_SIZE},
+   };
+   VkWriteDescriptorSet writes[BINDING_COUNT];
+   for (uint32_t b = 0; b < BINDING_COUNT; b++) {
+      writes[b] = (VkWriteDescriptorSet){
+          .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+          .pNext = b == BINDING_SCENE ? &as_write : NULL,
+          .dstSet = pass->pipe.set,
+          .dstBinding = b,
+          .descriptorCount = 1,
+          .descriptorType = binding_types[b],
+          .pBufferInfo = b == BINDING_SCENE ? NULL : &buffers[b],
+      };
+   }
+   vkUpdateDescriptorSets(ctx->device, BINDING_COUNT, writes, 0, NULL);
+}
+
+VkResult ao_pass_create(struct rq_context *ctx, const char *spv_path, const struct rq_scene *scene,
+                        uint32_t width, uint32_t height, struct ao_pass *pass)
+{
+   memset(pass, 0, sizeof(*pass));
+   /* A storage buffer, not an image: the sample must run on drivers that
+    * have buffers and compute only. */
+   VkResult r = rq_buffer_create(ctx, (VkDeviceSize)width * height * sizeof(uint32_t),
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, &pass->result);
+   if (r == VK_SUCCESS)
+      r = vk_sample_compute_pipeline_create(ctx->device, RQ_TAG, spv_path, binding_types,
+                                            BINDING_COUNT, sizeof(struct ao_push_constants),
+                                            &pass->pipe);
+   if (r == VK_SUCCESS)
+      write_descriptors(ctx, scene, pass);
+   return r;
+}
+
+VkResult ao_pass_run(struct rq_context *ctx, struct ao_pass *pass,
+                     const struct ao_push_constants *params, double *seconds, bool *timed_on_gpu)
+{
+   VkCommandBuffer cmd;
+   VkResult r = rq_commands_begin(ctx, &cmd);
+   if (r != VK_SUCCESS)
+      return r;
+   /* The builds (earlier submissions) before the shader's ray queries. */
+   VkMemoryBarrier built = {
+       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+       .srcAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
+       .dstAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR,
+   };
+   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &built, 0, NULL, 0, NULL);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipe.pipeline);
+   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipe.layout, 0, 1,
+                           &pass->pipe.set, 0, NULL);
+   vkCmdPushConstants(cmd, pass->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(*params),
+                      params);
+   vkCmdDispatch(cmd, (params->width + AO_WORKGROUP - 1) / AO_WORKGROUP,
+                 (params->height + AO_WORKGROUP - 1) / AO_WORKGROUP, 1);
+   /* Shader writes become visible to the host's reads of the mapping. */
+   VkMemoryBarrier written = {
+       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+       .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+       .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+   };
+   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                        &written, 0, NULL, 0, NULL);
+   return rq_commands_submit(ctx, cmd, seconds, timed_on_gpu);
+}
+
+void ao_pass_destroy(struct rq_context *ctx, struct ao_pass *pass)
+{
+   if (ctx->device)
+      vk_sample_compute_pipeline_destroy(ctx->device, &pass->pipe);
+   rq_buffer_destroy(ctx, &pass->result);
+}
