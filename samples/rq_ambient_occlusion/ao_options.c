@@ -39,6 +39,9 @@ static const struct ao_scene scenes[] = {
      0.5f,
      0.952f,
      0.833f},
+    /* Built in code (samples/common/procedural_scene.c), for clones without
+     * ../shared: the cornell_tiny camera looks into the same room frame. */
+    {"procedural", NULL, {0, 5, 16}, {0, 5, 0}, 40, 3, NAN, NAN},
 };
 
 static void usage(const char *argv0)
@@ -202,6 +205,7 @@ int ao_options_parse(int argc, char **argv, struct ao_options *o)
       snprintf(o->mesh_path, sizeof(o->mesh_path), "%s", obj);
       return 0;
    }
+   o->scene_defaulted = scene_name == NULL;
    o->scene = find_scene(scene_name ? scene_name : "cornell_tiny");
    if (!o->scene) {
       fprintf(stderr, "%s: unknown scene '%s'\n", RQ_TAG, scene_name);
@@ -216,6 +220,28 @@ int ao_options_parse(int argc, char **argv, struct ao_options *o)
       o->fov_degrees = o->scene->fov_degrees;
    if (!given.radius)
       o->ao_radius = o->scene->ao_radius;
-   snprintf(o->mesh_path, sizeof(o->mesh_path), "%s/%s", o->scenes_dir, o->scene->file);
+   ao_options_set_mesh_path(o);
    return 0;
+}
+
+bool ao_options_use_scene(struct ao_options *o, const char *name)
+{
+   const struct ao_scene *scene = find_scene(name);
+   if (!scene)
+      return false;
+   o->scene = scene;
+   memcpy(o->eye, o->scene->eye, sizeof(o->eye));
+   memcpy(o->look_at, o->scene->look_at, sizeof(o->look_at));
+   o->fov_degrees = o->scene->fov_degrees;
+   o->ao_radius = o->scene->ao_radius;
+   ao_options_set_mesh_path(o);
+   return true;
+}
+
+void ao_options_set_mesh_path(struct ao_options *o)
+{
+   if (o->scene->file)
+      snprintf(o->mesh_path, sizeof(o->mesh_path), "%s/%s", o->scenes_dir, o->scene->file);
+   else
+      snprintf(o->mesh_path, sizeof(o->mesh_path), "(built-in %s scene)", o->scene->name);
 }

@@ -8,7 +8,7 @@
 
 struct ao_scene {
    const char *name;
-   const char *file; /* in the scenes folder */
+   const char *file; /* in the scenes folder; NULL: built in code */
    float eye[3], look_at[3];
    float fov_degrees; /* full vertical field of view */
    float ao_radius;   /* t_max of the AO rays, in scene units */
@@ -18,6 +18,7 @@ struct ao_scene {
 
 struct ao_options {
    const struct ao_scene *scene; /* NULL with --obj */
+   bool scene_defaulted;         /* no --scene and no --obj: cornell_tiny */
    const char *scenes_dir;
    char mesh_path[4096];
    float eye[3], look_at[3], fov_degrees, ao_radius;
@@ -31,5 +32,11 @@ struct ao_options {
 /* Fills *o from argv. Returns 0, or the exit status (2) after printing the
  * usage or what is wrong. */
 int ao_options_parse(int argc, char **argv, struct ao_options *o);
+
+/* Switches to the table's scene `name` with its camera; false if there is
+ * no such scene. */
+bool ao_options_use_scene(struct ao_options *o, const char *name);
+/* mesh_path from the scene and the scenes folder. */
+void ao_options_set_mesh_path(struct ao_options *o);
 
 #endif

@@ -18,6 +18,7 @@
 #include "ao_pass.h"
 #include "obj_mesh.h"
 #include "png_gray.h"
+#include "procedural_scene.h"
 
 #define EXIT_SKIP 77
 
@@ -162,7 +163,7 @@ static int run(struct rq_context *ctx, const struct obj_mesh *mesh, const struct
              mesh->triangle_count, o->width, o->height, o->spp, (double)o->ao_radius);
       printf("%s: hit fraction %.4f, mean AO %.4f (unoccluded fraction over hit pixels)\n", RQ_TAG,
              s.hit_fraction, s.mean_ao);
-      if (o->scene)
+      if (o->scene && o->scene->file)
          printf("%s: README reference (512x512, 16 rays per pixel): hit %.3f, mean AO %.3f\n",
                 RQ_TAG, (double)o->scene->reference_hit_fraction,
                 (double)o->scene->reference_mean_ao);
@@ -195,7 +196,13 @@ int main(int argc, char **argv)
    int status = ao_options_parse(argc, argv, &o);
    if (status)
       return status;
-   if (o.scene && !is_directory(o.scenes_dir)) {
+   if (o.scene && o.scene_defaulted && !is_directory(o.scenes_dir)) {
+      printf("%s: scenes folder %s not found: rendering the built-in procedural scene\n", RQ_TAG,
+             o.scenes_dir);
+      if (!ao_options_use_scene(&o, "procedural"))
+         return 1;
+   }
+   if (o.scene && o.scene->file && !is_directory(o.scenes_dir)) {
       printf("%s: SKIP: scenes folder %s not found (--scenes-dir or VKPPU_SCENES_DIR)\n", RQ_TAG,
              o.scenes_dir);
       return EXIT_SKIP;
@@ -203,7 +210,12 @@ int main(int argc, char **argv)
    struct obj_mesh mesh;
    char error[512];
    double load_start = rq_host_seconds();
-   if (!obj_mesh_load(o.mesh_path, &mesh, error, sizeof(error))) {
+   if (o.scene && !o.scene->file) {
+      if (!procedural_scene_build(&mesh)) {
+         fprintf(stderr, "%s: out of memory for the procedural scene\n", RQ_TAG);
+         return 1;
+      }
+   } else if (!obj_mesh_load(o.mesh_path, &mesh, error, sizeof(error))) {
       fprintf(stderr, "%s: %s\n", RQ_TAG, error);
       return 1;
    }
