@@ -258,6 +258,19 @@ void obj_mesh_free(struct obj_mesh *mesh)
    memset(mesh, 0, sizeof(*mesh));
 }
 
+float *obj_mesh_triangle_soup(const struct obj_mesh *mesh)
+{
+   float *soup = malloc((size_t)mesh->triangle_count * 9 * sizeof(float));
+   if (!soup)
+      return NULL;
+   for (size_t t = 0; t < mesh->triangle_count; t++) {
+      for (unsigned c = 0; c < 3; c++)
+         memcpy(&soup[9 * t + 3 * c], &mesh->positions[3 * (size_t)mesh->indices[3 * t + c]],
+                3 * sizeof(float));
+   }
+   return soup;
+}
+
 float obj_mesh_diagonal(const struct obj_mesh *mesh)
 {
    float d[3];

@@ -28,6 +28,10 @@ bool obj_mesh_load(const char *path, struct obj_mesh *mesh, char *error, size_t 
 
 void obj_mesh_free(struct obj_mesh *mesh);
 
+/* The triangles as 9 floats each (v0, v1, v2), malloc'ed; NULL when out of
+ * memory. What a builder or a brute-force reference wants. */
+float *obj_mesh_triangle_soup(const struct obj_mesh *mesh);
+
 /* Length of the bounding box diagonal. */
 float obj_mesh_diagonal(const struct obj_mesh *mesh);
 

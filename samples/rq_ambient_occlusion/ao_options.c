@@ -7,43 +7,6 @@
 
 #include "rq_context.h"
 
-/* Copied from ../shared/scenes/README.md; up is +Y in every scene. */
-static const struct ao_scene scenes[] = {
-    {"cornell_tiny", "cornell_tiny.obj", {0, 5, 16}, {0, 5, 0}, 40, 3, 1.000f, 0.737f},
-    {"teapot", "teapot.obj", {0, 110, 230}, {5, 35, 0}, 40, 20, 0.238f, 0.967f},
-    {"dabrovic_sponza",
-     "dabrovic_sponza.obj",
-     {-13, 2.5f, 0},
-     {15, 4.5f, 0},
-     60,
-     2,
-     0.981f,
-     0.880f},
-    {"bunny", "bunny.obj", {-0.017f, 0.13f, 0.3f}, {-0.017f, 0.11f, 0}, 40, 0.02f, 0.354f, 0.937f},
-    {"sibenik", "sibenik.obj", {-18, -10, 0}, {20, -8, 0}, 60, 2, 1.000f, 0.869f},
-    {"lost_empire", "lost_empire.obj", {-30, 40, 75}, {5, 5, -10}, 60, 5, 0.782f, 0.662f},
-    {"conference", "conference.obj", {1550, 350, -150}, {-900, 150, -150}, 60, 100, 1.000f, 0.912f},
-    {"dragon",
-     "dragon.obj.gz",
-     {-0.006f, 0.15f, 0.32f},
-     {-0.006f, 0.125f, 0},
-     40,
-     0.02f,
-     0.325f,
-     0.887f},
-    {"kitchen",
-     "kitchen.obj.gz",
-     {1.211f, 1.805f, 3.852f},
-     {-0.103f, 1.680f, 1.159f},
-     50,
-     0.5f,
-     0.952f,
-     0.833f},
-    /* Built in code (samples/common/procedural_scene.c), for clones without
-     * ../shared: the cornell_tiny camera looks into the same room frame. */
-    {"procedural", NULL, {0, 5, 16}, {0, 5, 0}, 40, 3, NAN, NAN},
-};
-
 static void usage(const char *argv0)
 {
    fprintf(stderr,
@@ -54,8 +17,8 @@ static void usage(const char *argv0)
            "          [--expect-mean-ao A] [--expect-hit-fraction H] [--tolerance T]\n"
            "scenes:",
            argv0);
-   for (size_t i = 0; i < sizeof(scenes) / sizeof(scenes[0]); i++)
-      fprintf(stderr, " %s", scenes[i].name);
+   for (size_t i = 0; i < scene_catalog_count(); i++)
+      fprintf(stderr, " %s", scene_catalog_at(i)->name);
    fprintf(stderr, "\n(with --scene, --eye, --look-at, --fov and --ao-radius override the "
                    "scene's camera)\n");
 }
@@ -101,15 +64,6 @@ static bool parse_vec3(const char *s, float *out)
       s = end + 1;
    }
    return true;
-}
-
-static const struct ao_scene *find_scene(const char *name)
-{
-   for (size_t i = 0; i < sizeof(scenes) / sizeof(scenes[0]); i++) {
-      if (!strcmp(scenes[i].name, name))
-         return &scenes[i];
-   }
-   return NULL;
 }
 
 /* Camera values given on the command line, which win over the scene's. */
@@ -206,7 +160,7 @@ int ao_options_parse(int argc, char **argv, struct ao_options *o)
       return 0;
    }
    o->scene_defaulted = scene_name == NULL;
-   o->scene = find_scene(scene_name ? scene_name : "cornell_tiny");
+   o->scene = scene_catalog_find(scene_name ? scene_name : "cornell_tiny");
    if (!o->scene) {
       fprintf(stderr, "%s: unknown scene '%s'\n", RQ_TAG, scene_name);
       usage(argv[0]);
@@ -226,7 +180,7 @@ int ao_options_parse(int argc, char **argv, struct ao_options *o)
 
 bool ao_options_use_scene(struct ao_options *o, const char *name)
 {
-   const struct ao_scene *scene = find_scene(name);
+   const struct scene_camera *scene = scene_catalog_find(name);
    if (!scene)
       return false;
    o->scene = scene;

@@ -1,24 +1,16 @@
-/* Command line of the sample and the table of the shared scenes with their
- * suggested cameras (../shared/scenes/README.md, "Suggested cameras"). */
+/* Command line of the sample; the scenes and cameras are samples/common's
+ * scene catalog. */
 #ifndef AO_OPTIONS_H
 #define AO_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-struct ao_scene {
-   const char *name;
-   const char *file; /* in the scenes folder; NULL: built in code */
-   float eye[3], look_at[3];
-   float fov_degrees; /* full vertical field of view */
-   float ao_radius;   /* t_max of the AO rays, in scene units */
-   /* The README's figures at 512x512, 16 AO rays per pixel. */
-   float reference_hit_fraction, reference_mean_ao;
-};
+#include "scene_catalog.h"
 
 struct ao_options {
-   const struct ao_scene *scene; /* NULL with --obj */
-   bool scene_defaulted;         /* no --scene and no --obj: cornell_tiny */
+   const struct scene_camera *scene; /* NULL with --obj */
+   bool scene_defaulted;             /* no --scene and no --obj: cornell_tiny */
    const char *scenes_dir;
    char mesh_path[4096];
    float eye[3], look_at[3], fov_degrees, ao_radius;
