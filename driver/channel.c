@@ -8,6 +8,7 @@
 
 #include "drv_device.h"
 #include "gpu_memory.h"
+#include "host_job.h"
 #include "method_encoder.h"
 #include "ppu/gpu.h"
 #include "wait.h"
@@ -90,6 +91,7 @@ void drv_channel_destroy(struct drv_channel *ch)
       return;
    drv_device_remove_channel(ch->dev, ch);
    ppu_channel_destroy(ch->hw);
+   drv_host_lane_destroy(ch->dev, ch->host_lane);
    drv_pushbuf_finish(&ch->pb);
    free_chunks(ch, ch->retire_head);
    drv_pb_chunk_pool_finish(&ch->chunk_pool);
@@ -246,9 +248,90 @@ static uint64_t count_entries(const struct drv_batch *batches, uint32_t batch_co
       n += batches[b].wait_count ? 1 : 0;
       n += batches[b].signal_count ? 1 : 0;
       for (uint32_t s = 0; s < batches[b].stream_count; s++)
-         n += batches[b].streams[s].segment_count;
+         n += batches[b].streams[s].segment_count + batches[b].streams[s].job_count;
    }
    return n;
+}
+
+static uint64_t count_jobs(const struct drv_batch *batches, uint32_t batch_count)
+{
+   uint64_t n = 0;
+   for (uint32_t b = 0; b < batch_count; b++) {
+      for (uint32_t s = 0; s < batches[b].stream_count; s++)
+         n += batches[b].streams[s].job_count;
+   }
+   return n;
+}
+
+/* Host-assisted jobs of one submission (host_job.h): a segment per job
+ * instance with its lane number, and the instances to queue once the
+ * entries are written. Numbers are decided here, under the submit lock, so
+ * they follow the channel's execution order. */
+struct job_plan {
+   struct drv_host_lane *lane;
+   struct segment_range *ranges; /* one per job, in submission order */
+   struct drv_host_job_instance *first, *last;
+   uint64_t count;
+};
+
+static void job_plan_discard(struct job_plan *plan)
+{
+   struct drv_host_job_instance *inst = plan->first;
+   while (inst) {
+      struct drv_host_job_instance *next = inst->next;
+      drv_host_job_unref(inst->job);
+      free(inst);
+      inst = next;
+   }
+   free(plan->ranges);
+   *plan = (struct job_plan){0};
+}
+
+static enum drv_result job_plan_emit(struct drv_channel *ch, const struct drv_batch *batches,
+                                     uint32_t batch_count, struct job_plan *plan)
+{
+   uint64_t total = count_jobs(batches, batch_count);
+   *plan = (struct job_plan){0};
+   if (total == 0)
+      return DRV_SUCCESS;
+   enum drv_result r = drv_host_lane_get(ch, &plan->lane);
+   if (r != DRV_SUCCESS)
+      return r;
+   plan->ranges = malloc(total * sizeof(*plan->ranges));
+   if (!plan->ranges)
+      return DRV_ERROR_OUT_OF_HOST_MEMORY;
+   uint64_t number = drv_host_lane_next_number(plan->lane);
+   for (uint32_t b = 0; b < batch_count; b++) {
+      for (uint32_t s = 0; s < batches[b].stream_count; s++) {
+         const struct drv_cmd_stream *stream = &batches[b].streams[s];
+         for (uint32_t j = 0; j < stream->job_count; j++) {
+            struct drv_host_job_instance *inst = calloc(1, sizeof(*inst));
+            if (!inst) {
+               job_plan_discard(plan);
+               return DRV_ERROR_OUT_OF_HOST_MEMORY;
+            }
+            inst->job = stream->jobs[j].job;
+            drv_host_job_ref(inst->job);
+            inst->number = number;
+            inst->owner = stream->owner;
+            if (stream->label)
+               snprintf(inst->label, sizeof(inst->label), "%s", stream->label);
+            if (plan->last)
+               plan->last->next = inst;
+            else
+               plan->first = inst;
+            plan->last = inst;
+            plan->ranges[plan->count].first = ch->pb.segment_count;
+            drv_host_lane_emit(plan->lane, &ch->pb, number);
+            drv_pushbuf_close_segment(&ch->pb);
+            plan->ranges[plan->count].count =
+                ch->pb.segment_count - plan->ranges[plan->count].first;
+            plan->count++;
+            number++;
+         }
+      }
+   }
+   return DRV_SUCCESS;
 }
 
 static enum drv_result submit_locked(struct drv_channel *ch, const struct drv_batch *batches,
@@ -270,6 +353,13 @@ static enum drv_result submit_locked(struct drv_channel *ch, const struct drv_ba
    if (!ranges)
       return DRV_ERROR_OUT_OF_HOST_MEMORY;
    drv_pushbuf_clear_segments(&ch->pb);
+   struct job_plan jobs;
+   enum drv_result jr = job_plan_emit(ch, batches, batch_count, &jobs);
+   if (jr != DRV_SUCCESS) {
+      drv_pushbuf_clear_segments(&ch->pb);
+      free(ranges);
+      return jr;
+   }
    for (uint32_t b = 0; b < batch_count; b++) {
       ranges[2 * b] =
           emit_group(ch, batches[b].waits, batches[b].wait_count, PPU_SEM_OP_ACQUIRE_GEQ);
@@ -287,6 +377,7 @@ static enum drv_result submit_locked(struct drv_channel *ch, const struct drv_ba
       /* Forget the partial driver segments: they were never submitted. */
       ch->pb.error = DRV_SUCCESS;
       drv_pushbuf_clear_segments(&ch->pb);
+      job_plan_discard(&jobs);
       free(ranges);
       return r;
    }
@@ -294,7 +385,7 @@ static enum drv_result submit_locked(struct drv_channel *ch, const struct drv_ba
    /* 2. Write the entries in execution order, adding a mark release every
     *    `interval` entries of long submissions. */
    enum drv_result r = DRV_SUCCESS;
-   uint64_t written = 0, next_mark = 0;
+   uint64_t written = 0, next_mark = 0, next_job = 0;
 #define AFTER_ENTRY()                                                                              \
    do {                                                                                            \
       if (++written % interval == 0 && next_mark < extra_marks && r == DRV_SUCCESS) {              \
@@ -319,7 +410,18 @@ static enum drv_result submit_locked(struct drv_channel *ch, const struct drv_ba
          };
          if (stream->label)
             snprintf(tag.label, sizeof(tag.label), "%s", stream->label);
-         for (uint32_t i = 0; i < stream->segment_count && r == DRV_SUCCESS; i++) {
+         /* Jobs run before the segment they were recorded in front of;
+          * i == segment_count catches the ones recorded last. */
+         uint32_t job = 0;
+         for (uint32_t i = 0; i <= stream->segment_count && r == DRV_SUCCESS; i++) {
+            while (job < stream->job_count && stream->jobs[job].before_segment <= i &&
+                   r == DRV_SUCCESS) {
+               r = write_range(ch, jobs.ranges[next_job++], DRV_SEGMENT_HOST_JOB);
+               job++;
+               AFTER_ENTRY();
+            }
+            if (i == stream->segment_count || r != DRV_SUCCESS)
+               break;
             tag.segment = i;
             r = write_entry(ch, stream->segments[i], &tag);
             AFTER_ENTRY();
@@ -344,6 +446,15 @@ static enum drv_result submit_locked(struct drv_channel *ch, const struct drv_ba
    }
    free(ranges);
    drv_pushbuf_clear_segments(&ch->pb);
+   /* The instances are queued before the final doorbell (an earlier one,
+    * rung for ring space, may already have made a request: committing
+    * wakes the worker to look). Only device loss fails here, and then no
+    * job will run anyway. */
+   if (r == DRV_SUCCESS && jobs.count) {
+      drv_host_lane_commit(ch->dev, jobs.lane, jobs.first, jobs.count);
+      jobs.first = NULL;
+   }
+   job_plan_discard(&jobs);
    /* Even a failed submission may have put entries in the ring (only device
     * loss fails after the first entry); publish what was written. */
    atomic_store_explicit(&ch->submitted_seqno, final_seqno, memory_order_release);

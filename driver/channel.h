@@ -31,6 +31,8 @@
 #include "semaphore_slots.h"
 
 struct drv_device;
+struct drv_host_job_ref;
+struct drv_host_lane;
 struct ppu_channel;
 
 #define DRV_GPFIFO_ENTRIES 4096u
@@ -42,6 +44,7 @@ enum drv_segment_kind {
    DRV_SEGMENT_WAITS,      /* driver: semaphore waits of a batch */
    DRV_SEGMENT_SIGNALS,    /* driver: semaphore signals of a batch */
    DRV_SEGMENT_COMPLETION, /* driver: sequence-number release */
+   DRV_SEGMENT_HOST_JOB,   /* driver: a host-assisted job's request and wait (host_job.h) */
 };
 
 struct drv_gp_tag {
@@ -58,10 +61,13 @@ struct drv_sem_op {
    uint64_t value;
 };
 
-/* One command buffer's segments. */
+/* One command buffer's segments, and the host-assisted jobs that run
+ * between them (host_job.h; in order of before_segment). */
 struct drv_cmd_stream {
    const struct drv_pb_segment *segments;
    uint32_t segment_count;
+   const struct drv_host_job_ref *jobs;
+   uint32_t job_count;
    uint64_t owner;    /* for fault reports */
    const char *label; /* may be NULL */
 };
@@ -103,6 +109,8 @@ struct drv_channel {
    struct drv_pb_chunk_pool chunk_pool;
    struct drv_pushbuf pb;
    struct drv_pb_chunk *retire_head, *retire_tail; /* waiting for their seqno */
+
+   struct drv_host_lane *host_lane; /* created by the first job submitted (host_job.h) */
 };
 
 enum drv_result drv_channel_create(struct drv_device *dev, const char *name,

@@ -51,10 +51,13 @@ static void invalidate_all_tlbs(void *user)
 static void on_interrupt(void *user, enum ppu_interrupt kind, struct ppu_channel *channel)
 {
    struct drv_device *dev = user;
-   if (kind == PPU_INTR_FAULT && channel)
+   if (kind == PPU_INTR_FAULT && channel) {
       drv_fault_record(dev, channel); /* wakes the waiters itself */
-   else
+   } else {
       drv_wake_waiters(dev);
+      /* A release may be a host job's request (host_job.h). */
+      drv_host_jobs_kick(&dev->host_jobs);
+   }
 }
 
 /* VKPPU_WATCHDOG_WARP_INSTRUCTIONS (docs/driver.md): the compute engine's
@@ -124,10 +127,12 @@ enum drv_result drv_device_create(const struct drv_device_config *config, struct
       goto fail_fault_lock;
    if (!drv_wait_init(dev))
       goto fail_program_lock;
+   if (!drv_host_jobs_init(&dev->host_jobs))
+      goto fail_wait_init;
    r = vram_allocator_init(&dev->vram, dev->gpu, ppu_gpu_vram_size(dev->gpu));
    if (r != DRV_SUCCESS) {
       set_error(err, err_size, "cannot set up the VRAM allocator");
-      goto fail_wait;
+      goto fail_host_jobs;
    }
    r = address_space_init(&dev->as, dev->bar, &dev->vram, invalidate_all_tlbs, dev);
    if (r != DRV_SUCCESS) {
@@ -140,7 +145,9 @@ enum drv_result drv_device_create(const struct drv_device_config *config, struct
 
 fail_vram:
    vram_allocator_finish(&dev->vram);
-fail_wait:
+fail_host_jobs:
+   drv_host_jobs_finish(&dev->host_jobs);
+fail_wait_init:
    drv_wait_finish(dev);
 fail_program_lock:
    pthread_mutex_destroy(&dev->program_lock);
@@ -161,6 +168,9 @@ void drv_device_destroy(struct drv_device *dev)
 {
    if (!dev)
       return;
+   /* The worker may ring the chip's doorbell: stop it before the chip goes.
+    * Every lane went with its channel, so it runs nothing any more. */
+   drv_host_jobs_finish(&dev->host_jobs);
    drv_slot_pages_destroy(dev);
    address_space_finish(&dev->as);
    vram_allocator_finish(&dev->vram);
@@ -184,6 +194,16 @@ bool drv_device_take_fault_report(struct drv_device *dev, char *buf, size_t size
    snprintf(buf, size, "%s", dev->fault_report);
    pthread_mutex_unlock(&dev->fault_lock);
    return true;
+}
+
+void drv_device_lose(struct drv_device *dev, const char *report)
+{
+   pthread_mutex_lock(&dev->fault_lock);
+   if (dev->fault_count++ == 0)
+      snprintf(dev->fault_report, sizeof(dev->fault_report), "%s", report);
+   pthread_mutex_unlock(&dev->fault_lock);
+   atomic_store_explicit(&dev->lost, true, memory_order_release);
+   drv_wake_waiters(dev);
 }
 
 void drv_device_host_signaled(struct drv_device *dev)

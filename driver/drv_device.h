@@ -10,7 +10,8 @@
  *   channel submit lock -> mm_lock  (a pushbuffer chunk allocates memory)
  *   mm_lock -> fault_lock           (registering a channel)
  *   fault_lock -> program_lock      (a fault report names the shader)
- *   wait_lock is innermost: nothing is taken or called into while holding it. */
+ *   wait_lock and host_jobs.lock are innermost: nothing is taken or called
+ *   into while holding them. */
 #ifndef DRV_DEVICE_H
 #define DRV_DEVICE_H
 
@@ -22,6 +23,7 @@
 
 #include "address_space.h"
 #include "drv_result.h"
+#include "host_job.h"
 #include "vram_allocator.h"
 
 struct ppu_gpu;
@@ -66,6 +68,9 @@ struct drv_device {
    pthread_mutex_t program_lock;
    struct drv_program_range *programs;
    uint32_t program_count, program_capacity;
+
+   /* Host-assisted jobs (host_job.h): the worker thread and the lanes. */
+   struct drv_host_jobs host_jobs;
 };
 
 struct drv_device_config {
@@ -90,6 +95,11 @@ static inline bool drv_device_is_lost(struct drv_device *dev)
  * runs on a model thread and must not call back into the application).
  * Returns false when there is nothing new to report. */
 bool drv_device_take_fault_report(struct drv_device *dev, char *buf, size_t size);
+
+/* Marks the device lost because of something the driver found (a failed
+ * host job) rather than a channel fault: keeps `report` if it is the first,
+ * and wakes every waiter. The report is taken like a fault report. */
+void drv_device_lose(struct drv_device *dev, const char *report);
 
 /* The host wrote semaphore memory through the BAR: wake channels stalled on
  * an acquire and host threads in drv_wait. */

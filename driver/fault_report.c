@@ -34,6 +34,8 @@ static const char *segment_kind_text(enum drv_segment_kind kind)
       return "driver segment: semaphore signals of a batch";
    case DRV_SEGMENT_COMPLETION:
       return "driver segment: queue completion release";
+   case DRV_SEGMENT_HOST_JOB:
+      return "driver segment: host-assisted job request and wait";
    default:
       return "unknown";
    }

@@ -26,6 +26,7 @@ void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
 {
    drv_pushbuf_reset(&cmd->pb);
    vkppu_cmd_upload_reset(cmd);
+   vkppu_cmd_release_host_jobs(cmd, false);
    memset(&cmd->compute, 0, sizeof(cmd->compute));
    cmd->state = VKPPU_CMD_INITIAL;
    cmd->usage = 0;
@@ -37,6 +38,7 @@ void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd)
    vkppu_command_pool_unlink(pool, cmd);
    drv_pushbuf_finish(&cmd->pb);
    vkppu_cmd_upload_reset(cmd);
+   vkppu_cmd_release_host_jobs(cmd, true);
    vkppu_object_finish(&cmd->base);
    vkppu_free(&pool->alloc, cmd);
 }
@@ -125,6 +127,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdExecuteCommands(VkCommandBuffer commandBuffe
    for (uint32_t i = 0; i < commandBufferCount; i++) {
       const struct vkppu_command_buffer *secondary =
           vkppu_command_buffer_from_handle(pCommandBuffers[i]);
+      vkppu_cmd_append_host_jobs(primary, secondary);
       drv_pushbuf_append_segments(&primary->pb, secondary->pb.segments,
                                   secondary->pb.segment_count);
    }

@@ -26,9 +26,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDescriptorPool(
    for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; i++) {
       const VkDescriptorPoolSize *ps = &pCreateInfo->pPoolSizes[i];
       /* The same type may appear more than once; the counts add up. */
-      if ((uint32_t)ps->type < VKPPU_CORE_DESCRIPTOR_TYPES) {
-         uint64_t c = (uint64_t)pool->capacity[ps->type] + ps->descriptorCount;
-         pool->capacity[ps->type] = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+      int t = vkppu_pool_type_index(ps->type);
+      if (t >= 0) {
+         uint64_t c = (uint64_t)pool->capacity[t] + ps->descriptorCount;
+         pool->capacity[t] = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
       }
       descriptors += ps->descriptorCount;
    }

@@ -2,6 +2,7 @@
  * (writes and copies). A set is a range of its pool's descriptor memory,
  * written through the BAR in the format of driver/shader_abi.h. */
 #include "gpu_memory.h"
+#include "vkppu_acceleration_structure.h"
 #include "vkppu_descriptor.h"
 #include "vkppu_memory.h"
 
@@ -33,21 +34,23 @@ static void account(struct vkppu_descriptor_pool *pool,
 {
    for (uint32_t i = 0; i < layout->binding_count; i++) {
       const struct vkppu_set_binding *b = &layout->bindings[i];
-      if ((uint32_t)b->type < VKPPU_CORE_DESCRIPTOR_TYPES)
-         pool->used[b->type] += sign > 0 ? b->count : -b->count;
+      int t = vkppu_pool_type_index(b->type);
+      if (t >= 0)
+         pool->used[t] += sign > 0 ? b->count : -b->count;
    }
 }
 
 static bool fits(const struct vkppu_descriptor_pool *pool,
                  const struct vkppu_descriptor_set_layout *layout)
 {
-   uint64_t need[VKPPU_CORE_DESCRIPTOR_TYPES] = {0};
+   uint64_t need[VKPPU_POOL_DESCRIPTOR_TYPES] = {0};
    for (uint32_t i = 0; i < layout->binding_count; i++) {
       const struct vkppu_set_binding *b = &layout->bindings[i];
-      if ((uint32_t)b->type < VKPPU_CORE_DESCRIPTOR_TYPES)
-         need[b->type] += b->count;
+      int t = vkppu_pool_type_index(b->type);
+      if (t >= 0)
+         need[t] += b->count;
    }
-   for (uint32_t t = 0; t < VKPPU_CORE_DESCRIPTOR_TYPES; t++) {
+   for (uint32_t t = 0; t < VKPPU_POOL_DESCRIPTOR_TYPES; t++) {
       if (pool->used[t] + need[t] > pool->capacity[t])
          return false;
    }
@@ -165,20 +168,31 @@ static uint32_t descriptor_offset(const struct vkppu_descriptor_set *set, uint32
    return off > set->layout->size ? UINT32_MAX : (uint32_t)off;
 }
 
+/* Where a write of *count descriptors at (binding, element) starts, with
+ * *count clamped to the set (0 when the binding does not exist). Bindings
+ * are contiguous in binding order, so running past the end of a binding
+ * continues with the next (VkWriteDescriptorSet). */
+static uint32_t write_range(const struct vkppu_descriptor_set *set, uint32_t binding,
+                            uint32_t element, uint32_t *count)
+{
+   uint32_t off = descriptor_offset(set, binding, element);
+   if (off == UINT32_MAX) {
+      *count = 0;
+      return 0;
+   }
+   uint32_t room = (set->layout->size - off) / DRV_DESCRIPTOR_SIZE;
+   if (*count > room)
+      *count = room;
+   return off;
+}
+
 void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
                                         uint32_t array_element, uint32_t count,
                                         const VkDescriptorBufferInfo *infos, size_t info_stride)
 {
    if (!set || !infos)
       return; /* invalid usage the validation layer reports; never a crash */
-   uint32_t off = descriptor_offset(set, binding, array_element);
-   if (off == UINT32_MAX)
-      return;
-   /* Bindings are contiguous in binding order, so running past the end of
-    * this binding continues with the next (VkWriteDescriptorSet). */
-   uint32_t room = (set->layout->size - off) / DRV_DESCRIPTOR_SIZE;
-   if (count > room)
-      count = room;
+   uint32_t off = write_range(set, binding, array_element, &count);
    for (uint32_t i = 0; i < count; i++) {
       const VkDescriptorBufferInfo *info =
           (const VkDescriptorBufferInfo *)(const void *)((const uint8_t *)infos + i * info_stride);
@@ -197,12 +211,47 @@ void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32
    }
 }
 
+void vkppu_descriptor_set_write_acceleration_structures(struct vkppu_descriptor_set *set,
+                                                        uint32_t binding, uint32_t array_element,
+                                                        uint32_t count, const void *handles,
+                                                        size_t stride)
+{
+   if (!set || !handles)
+      return;
+   uint32_t off = write_range(set, binding, array_element, &count);
+   for (uint32_t i = 0; i < count; i++) {
+      VkAccelerationStructureKHR handle;
+      memcpy(&handle, (const uint8_t *)handles + i * stride, sizeof(handle));
+      const struct vkppu_acceleration_structure *as =
+          vkppu_acceleration_structure_from_handle(handle);
+      /* A null descriptor (VK_NULL_HANDLE) is address 0: the TTU treats a
+       * query against it as a miss (driver/shader_abi.h). */
+      struct drv_acceleration_structure_descriptor d = {.address = as ? as->address : 0};
+      memcpy(set->map + off + (size_t)i * DRV_DESCRIPTOR_SIZE, &d, sizeof(d));
+   }
+}
+
 static void write_set(struct vkppu_device *dev, const VkWriteDescriptorSet *w)
 {
    VKPPU_FROM_HANDLE(vkppu_descriptor_set, set, w->dstSet);
    if (vkppu_descriptor_type_is_buffer(w->descriptorType)) {
       vkppu_descriptor_set_write_buffers(set, w->dstBinding, w->dstArrayElement, w->descriptorCount,
                                          w->pBufferInfo, sizeof(VkDescriptorBufferInfo));
+      return;
+   }
+   if (w->descriptorType == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR) {
+      /* The structures come in the pNext chain
+       * (VkWriteDescriptorSetAccelerationStructureKHR), whose count equals
+       * descriptorCount. */
+      for (const VkBaseInStructure *n = w->pNext; n; n = n->pNext) {
+         if (n->sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR)
+            continue;
+         const VkWriteDescriptorSetAccelerationStructureKHR *as =
+             (const VkWriteDescriptorSetAccelerationStructureKHR *)(const void *)n;
+         vkppu_descriptor_set_write_acceleration_structures(
+             set, w->dstBinding, w->dstArrayElement, as->accelerationStructureCount,
+             as->pAccelerationStructures, sizeof(VkAccelerationStructureKHR));
+      }
       return;
    }
    /* Images, samplers and texel buffers cannot be created on this device

@@ -55,6 +55,14 @@ VKAPI_ATTR void VKAPI_CALL vkppu_UpdateDescriptorSetWithTemplate(
       return;
    for (uint32_t i = 0; i < t->entry_count; i++) {
       const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
+      if (e->descriptorType == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR) {
+         /* Element j is a VkAccelerationStructureKHR at pData + offset +
+          * j * stride (VkDescriptorUpdateTemplateEntry). */
+         vkppu_descriptor_set_write_acceleration_structures(
+             set, e->dstBinding, e->dstArrayElement, e->descriptorCount,
+             (const uint8_t *)pData + e->offset, e->stride);
+         continue;
+      }
       if (!vkppu_descriptor_type_is_buffer(e->descriptorType)) {
          vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
                       "vkUpdateDescriptorSetWithTemplate: descriptor type %d is not supported "

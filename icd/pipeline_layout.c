@@ -1,9 +1,27 @@
 /* VkPipelineLayout: the sets and push-constant ranges a pipeline sees, and
  * the same as struct drv_pipeline_abi for the compiler (driver/shader_abi.h):
- * every buffer binding with its set, offset and, for dynamic buffers, its
+ * every buffer and acceleration-structure binding with its set, offset and,
+ * for dynamic buffers, its
  * slot in the dynamic-offset table of constant bank 0 — set 0's dynamic
  * bindings in binding order, then set 1's, and so on. */
 #include "vkppu_descriptor.h"
+
+/* Bindings the compiler can reach: buffers and acceleration structures. */
+static bool in_abi(VkDescriptorType type)
+{
+   return vkppu_descriptor_type_is_buffer(type) ||
+          type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR;
+}
+
+static enum drv_binding_kind abi_kind(VkDescriptorType type)
+{
+   if (type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
+      return DRV_BINDING_ACCELERATION_STRUCTURE;
+   if (type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+       type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
+      return DRV_BINDING_UNIFORM_BUFFER;
+   return DRV_BINDING_STORAGE_BUFFER;
+}
 
 static void destroy_layout(struct vkppu_device *dev, const VkAllocationCallbacks *pAllocator,
                            struct vkppu_pipeline_layout *layout)
@@ -50,7 +68,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
       layout->sets[s] = set;
       layout->dynamic_count += set->dynamic_count;
       for (uint32_t b = 0; b < set->binding_count; b++)
-         buffer_bindings += vkppu_descriptor_type_is_buffer(set->bindings[b].type);
+         buffer_bindings += in_abi(set->bindings[b].type);
    }
    if (layout->dynamic_count > DRV_ABI_MAX_DYNAMIC_BUFFERS) {
       /* maxDescriptorSetUniformBuffersDynamic + ...StorageBuffersDynamic is 16. */
@@ -75,14 +93,12 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
       const struct vkppu_descriptor_set_layout *set = layout->sets[s];
       for (uint32_t b = 0; set && b < set->binding_count; b++) {
          const struct vkppu_set_binding *sb = &set->bindings[b];
-         if (!vkppu_descriptor_type_is_buffer(sb->type))
+         if (!in_abi(sb->type))
             continue;
-         bool uniform = sb->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
-                        sb->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
          layout->bindings[n++] = (struct drv_binding_layout){
              .set = s,
              .binding = sb->binding,
-             .kind = uniform ? DRV_BINDING_UNIFORM_BUFFER : DRV_BINDING_STORAGE_BUFFER,
+             .kind = abi_kind(sb->type),
              .offset = sb->offset,
              .array_size = sb->count,
              .dynamic_index =

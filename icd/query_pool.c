@@ -6,6 +6,7 @@
 
 #include "drv_device.h"
 #include "gpu_memory.h"
+#include "vkppu_acceleration_structure.h"
 #include "vkppu_query_pool.h"
 #include "wait.h"
 
@@ -15,8 +16,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateQueryPool(VkDevice device,
                                                      VkQueryPool *pQueryPool)
 {
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   /* Acceleration-structure property queries are written by host jobs
+    * (cmd_acceleration_structure.c) into the same records. */
    if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP &&
-       pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION) {
+       pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION &&
+       !vkppu_as_query_type_supported(pCreateInfo->queryType)) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
                    "vkCreateQueryPool: query type %d is not supported by this driver yet; only "
                    "timestamp and occlusion pools exist (pipeline statistics need the "

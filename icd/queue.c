@@ -86,6 +86,8 @@ static struct drv_cmd_stream stream_of(VkCommandBuffer handle)
    return (struct drv_cmd_stream){
        .segments = cmd->pb.segments,
        .segment_count = cmd->pb.segment_count,
+       .jobs = cmd->jobs,
+       .job_count = cmd->job_count,
        .owner = (uint64_t)(uintptr_t)handle,
        .label = cmd->base.debug_name,
    };

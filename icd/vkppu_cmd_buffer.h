@@ -5,6 +5,7 @@
 #ifndef VKPPU_CMD_BUFFER_H
 #define VKPPU_CMD_BUFFER_H
 
+#include "host_job.h"
 #include "pushbuffer.h"
 #include "shader_abi.h"
 #include "vkppu_device.h"
@@ -57,6 +58,10 @@ struct vkppu_command_buffer {
       uint32_t dynamic_offsets[DRV_ABI_MAX_DYNAMIC_BUFFERS];
       uint8_t push_constants[DRV_ABI_PUSH_CONSTANTS_SIZE];
    } compute;
+   /* Host-assisted jobs (driver/host_job.h), referenced, in recording
+    * order; each runs before segment `before_segment` of pb. */
+   struct drv_host_job_ref *jobs;
+   uint32_t job_count, job_capacity;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_command_buffer, VkCommandBuffer)
 
@@ -72,6 +77,16 @@ void vkppu_command_pool_unlink(struct vkppu_command_pool *pool, struct vkppu_com
 /* Back to the initial state, chunks returned to the pool (command_buffer.c). */
 void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd);
 void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd);
+
+/* Records a host-assisted job at the current point of the command stream
+ * (cmd_host_job.c). The command buffer takes over the caller's reference;
+ * on failure the job is released and the error kept in pb.error. */
+void vkppu_cmd_add_host_job(struct vkppu_command_buffer *cmd, struct drv_host_job *job);
+/* Appends a secondary's jobs, placed among the segments it appends next. */
+void vkppu_cmd_append_host_jobs(struct vkppu_command_buffer *primary,
+                                const struct vkppu_command_buffer *secondary);
+/* Releases every recorded job (reset); `free_array` also frees the list. */
+void vkppu_cmd_release_host_jobs(struct vkppu_command_buffer *cmd, bool free_array);
 
 /* `size` bytes of upload memory aligned to `align` (a power of two up to
  * 4096); false after an allocation failure, which is kept in pb.error and

@@ -82,13 +82,24 @@ struct vkppu_descriptor_set;
 
 /* Indexed by VkDescriptorType for the core types (SAMPLER .. INPUT_ATTACHMENT). */
 #define VKPPU_CORE_DESCRIPTOR_TYPES 11u
+/* Pools count the core types and acceleration structures, which come last. */
+#define VKPPU_POOL_DESCRIPTOR_TYPES (VKPPU_CORE_DESCRIPTOR_TYPES + 1u)
+
+/* A type's slot in the pool's counts, or -1 for types pools do not count. */
+static inline int vkppu_pool_type_index(VkDescriptorType type)
+{
+   if ((uint32_t)type < VKPPU_CORE_DESCRIPTOR_TYPES)
+      return (int)type;
+   return type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR ? (int)VKPPU_CORE_DESCRIPTOR_TYPES
+                                                                : -1;
+}
 
 struct vkppu_descriptor_pool {
    struct vkppu_object base;
    VkDescriptorPoolCreateFlags flags;
    uint32_t max_sets, set_count;
-   uint32_t capacity[VKPPU_CORE_DESCRIPTOR_TYPES];
-   uint32_t used[VKPPU_CORE_DESCRIPTOR_TYPES];
+   uint32_t capacity[VKPPU_POOL_DESCRIPTOR_TYPES];
+   uint32_t used[VKPPU_POOL_DESCRIPTOR_TYPES];
    struct drv_bo *bo;                 /* descriptor memory of every set, NULL when empty */
    struct extent_allocator space;     /* free ranges of bo, offsets from 0 */
    struct vkppu_descriptor_set *sets; /* every set allocated from it */
@@ -114,5 +125,12 @@ VKPPU_DEFINE_HANDLE_CASTS(vkppu_descriptor_set, VkDescriptorSet)
 void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
                                         uint32_t array_element, uint32_t count,
                                         const VkDescriptorBufferInfo *infos, size_t info_stride);
+/* The same for acceleration-structure descriptors: `handles` are
+ * VkAccelerationStructureKHR, `stride` bytes apart; VK_NULL_HANDLE writes
+ * address 0, which the TTU treats as a miss. */
+void vkppu_descriptor_set_write_acceleration_structures(struct vkppu_descriptor_set *set,
+                                                        uint32_t binding, uint32_t array_element,
+                                                        uint32_t count, const void *handles,
+                                                        size_t stride);
 
 #endif /* VKPPU_DESCRIPTOR_H */
