@@ -7,7 +7,9 @@
  * below, and maps enum bvh_result to VkResult.
  *
  * Every function is reentrant; a build or refit uses only host heap memory
- * (see bvh_get_sizes for what that means for scratch sizes).
+ * (see bvh_get_sizes for what that means for scratch sizes). A large build
+ * starts its own threads and joins them before it returns
+ * (bvh_build_input::thread_count).
  */
 #ifndef DRV_BVH_BUILDER_H
 #define DRV_BVH_BUILDER_H
@@ -77,7 +79,17 @@ struct bvh_build_input {
    const struct bvh_instance *instances;
    uint32_t instance_count;
    uint32_t instance_geometry_flags;
+   /* Host threads bvh_build may use, the caller's included: 0 = default
+    * (online CPUs, at most 8), 1 = the caller's thread only. Builds of
+    * fewer than BVH_PARALLEL_MIN_PRIMITIVES primitives always use one.
+    * The structure is the same, byte for byte, for every thread count.
+    * bvh_refit ignores it. */
+   uint32_t thread_count;
 };
+
+/* Below this many primitives bvh_build runs on the caller's thread only:
+ * starting threads would cost more than they save. */
+#define BVH_PARALLEL_MIN_PRIMITIVES 65536u
 
 /* vkGetAccelerationStructureBuildSizesKHR. */
 struct bvh_sizes {

@@ -1,5 +1,6 @@
-/* Small helpers of the builder: boxes, strides, result names. */
-#include <math.h>
+/* Small helpers of the builder: strides, result names, large arrays. */
+#include <stdlib.h>
+#include <sys/mman.h>
 
 #include "bvh_internal.h"
 
@@ -20,24 +21,6 @@ const char *bvh_result_name(enum bvh_result r)
    return "BVH_ERROR_?";
 }
 
-void bvh_box_set_empty(struct bvh_box *b)
-{
-   for (int a = 0; a < 3; a++) {
-      b->min[a] = INFINITY;
-      b->max[a] = -INFINITY;
-   }
-}
-
-double bvh_box_half_area(const struct bvh_box *b)
-{
-   if (bvh_box_is_empty(b))
-      return 0.0;
-   double dx = (double)b->max[0] - b->min[0];
-   double dy = (double)b->max[1] - b->min[1];
-   double dz = (double)b->max[2] - b->min[2];
-   return dx * dy + dy * dz + dz * dx;
-}
-
 uint32_t bvh_record_stride(enum ppu_bvh_kind kind)
 {
    switch (kind) {
@@ -55,4 +38,19 @@ uint64_t bvh_geometry_table_bytes(uint32_t geometry_count)
 {
    uint64_t bytes = (uint64_t)geometry_count * sizeof(struct ppu_bvh_geometry);
    return (bytes + PPU_BVH_ALIGN - 1) / PPU_BVH_ALIGN * PPU_BVH_ALIGN;
+}
+
+void *bvh_alloc_large(size_t bytes)
+{
+   const size_t huge = (size_t)2 << 20;
+   if (bytes < huge)
+      return malloc(bytes);
+   bytes = (bytes + huge - 1) / huge * huge;
+   void *p = aligned_alloc(huge, bytes);
+#ifdef MADV_HUGEPAGE
+   /* Advice only: where transparent huge pages are off this does nothing. */
+   if (p)
+      madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+   return p;
 }

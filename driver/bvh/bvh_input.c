@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bvh_internal.h"
@@ -41,9 +42,14 @@ enum bvh_result bvh_input_check(const struct bvh_build_input *in, uint32_t *tota
    return BVH_SUCCESS;
 }
 
+/* Ternaries rather than fminf/fmaxf here and in box_from_points: this is
+ * the builder's gather loop, libm's NaN-aware versions are calls, and NaN
+ * never gets this far for an active primitive (a NaN that does, from a
+ * corrupt record in validation, fails every comparison and is ignored,
+ * as fminf/fmaxf would ignore it). */
 static float clamp_finite(float x)
 {
-   return fminf(fmaxf(x, -FLT_MAX), FLT_MAX);
+   return x < -FLT_MAX ? -FLT_MAX : x > FLT_MAX ? FLT_MAX : x;
 }
 
 /* Rounds a double to the largest float <= d (down) or smallest >= d (up),
@@ -70,8 +76,8 @@ static void box_from_points(struct bvh_box *box, const float *p, unsigned count)
    for (unsigned i = 0; i < count; i++)
       for (int a = 0; a < 3; a++) {
          float v = clamp_finite(p[3 * i + a]);
-         box->min[a] = fminf(box->min[a], v);
-         box->max[a] = fmaxf(box->max[a], v);
+         box->min[a] = v < box->min[a] ? v : box->min[a];
+         box->max[a] = v > box->max[a] ? v : box->max[a];
       }
 }
 
@@ -184,25 +190,83 @@ static bool prim_box(const struct bvh_build_input *in, uint32_t g, uint32_t i, s
    return true;
 }
 
-uint32_t bvh_input_gather(const struct bvh_build_input *in, struct bvh_prim *prims)
+/* The gather runs over chunks of the primitives in input order (all
+ * geometries concatenated); each chunk packs its active primitives at the
+ * start of its own range of prims[], and the ranges are then moved
+ * together in order (nothing moves when every primitive is active). */
+struct gather {
+   const struct bvh_build_input *in;
+   struct bvh_prim *prims;
+   const uint32_t *geometry_start; /* first global index of each geometry, then the total */
+   uint32_t geometry_count;
+   uint32_t *chunk_active;
+};
+
+static void gather_chunk(void *arg, uint32_t k)
 {
+   struct gather *ga = arg;
+   uint32_t start = k * BVH_CHUNK_PRIMS, total = ga->geometry_start[ga->geometry_count];
+   uint32_t end = total - start < BVH_CHUNK_PRIMS ? total : start + BVH_CHUNK_PRIMS;
+   /* The geometry holding `start`: the last one starting at or before it. */
+   uint32_t lo = 0, hi = ga->geometry_count - 1;
+   while (lo < hi) {
+      uint32_t mid = lo + (hi - lo + 1) / 2;
+      if (ga->geometry_start[mid] <= start)
+         lo = mid;
+      else
+         hi = mid - 1;
+   }
+   struct bvh_prim *out = ga->prims + start;
    uint32_t n = 0;
-   uint32_t geometry_count = in->kind == PPU_BVH_KIND_INSTANCES ? 1 : in->geometry_count;
-   for (uint32_t g = 0; g < geometry_count; g++) {
-      uint32_t count = in->kind == PPU_BVH_KIND_INSTANCES ? in->instance_count
-                                                          : in->geometries[g].primitive_count;
-      for (uint32_t i = 0; i < count; i++) {
-         struct bvh_prim *p = &prims[n];
-         if (!prim_box(in, g, i, &p->box))
+   for (uint32_t g = lo, i = start; i < end; g++) {
+      uint32_t geo_end = ga->geometry_start[g + 1] < end ? ga->geometry_start[g + 1] : end;
+      for (; i < geo_end; i++) {
+         struct bvh_prim *p = &out[n];
+         if (!prim_box(ga->in, g, i - ga->geometry_start[g], &p->box))
             continue;
-         for (int a = 0; a < 3; a++)
-            p->centroid[a] = 0.5f * p->box.min[a] + 0.5f * p->box.max[a];
          p->geometry = g;
-         p->primitive = i;
+         p->primitive = i - ga->geometry_start[g];
          n++;
       }
    }
-   return n;
+   ga->chunk_active[k] = n;
+}
+
+enum bvh_result bvh_input_gather(const struct bvh_build_input *in, struct bvh_prim *prims,
+                                 struct bvh_pool *pool, uint32_t *active)
+{
+   uint32_t geometry_count = in->kind == PPU_BVH_KIND_INSTANCES ? 1 : in->geometry_count;
+   struct gather ga = {.in = in, .prims = prims, .geometry_count = geometry_count};
+   uint32_t *start = malloc(sizeof(*start) * (geometry_count + 1u));
+   uint32_t total = 0;
+   if (start) {
+      for (uint32_t g = 0; g < geometry_count; g++) {
+         start[g] = total;
+         total += in->kind == PPU_BVH_KIND_INSTANCES ? in->instance_count
+                                                     : in->geometries[g].primitive_count;
+      }
+      start[geometry_count] = total;
+   }
+   uint32_t chunks = (total + BVH_CHUNK_PRIMS - 1) / BVH_CHUNK_PRIMS;
+   ga.geometry_start = start;
+   ga.chunk_active = malloc(sizeof(*ga.chunk_active) * (chunks + 1u));
+   if (!start || !ga.chunk_active) {
+      free(start);
+      free(ga.chunk_active);
+      return BVH_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   bvh_pool_for(pool, chunks, gather_chunk, &ga);
+   uint32_t n = 0;
+   for (uint32_t k = 0; k < chunks; k++) {
+      if (n != k * BVH_CHUNK_PRIMS)
+         memmove(prims + n, prims + (size_t)k * BVH_CHUNK_PRIMS,
+                 sizeof(*prims) * ga.chunk_active[k]);
+      n += ga.chunk_active[k];
+   }
+   free(start);
+   free(ga.chunk_active);
+   *active = n;
+   return BVH_SUCCESS;
 }
 
 static uint32_t prim_flags(uint32_t geometry_flags, bool active)
@@ -217,10 +281,9 @@ static uint32_t prim_flags(uint32_t geometry_flags, bool active)
    return f;
 }
 
-bool bvh_input_write_record(const struct bvh_build_input *in, uint32_t geometry, uint32_t primitive,
-                            void *record, struct bvh_box *box)
+void bvh_input_write_record_as(const struct bvh_build_input *in, uint32_t geometry,
+                               uint32_t primitive, bool active, void *record)
 {
-   bool active = prim_box(in, geometry, primitive, box);
    switch (in->kind) {
    case PPU_BVH_KIND_TRIANGLES: {
       const struct bvh_geometry *geo = &in->geometries[geometry];
@@ -254,6 +317,13 @@ bool bvh_input_write_record(const struct bvh_build_input *in, uint32_t geometry,
       break;
    }
    }
+}
+
+bool bvh_input_write_record(const struct bvh_build_input *in, uint32_t geometry, uint32_t primitive,
+                            void *record, struct bvh_box *box)
+{
+   bool active = prim_box(in, geometry, primitive, box);
+   bvh_input_write_record_as(in, geometry, primitive, active, record);
    return active;
 }
 

@@ -2,17 +2,26 @@
 #ifndef DRV_BVH_INTERNAL_H
 #define DRV_BVH_INTERNAL_H
 
+#include <math.h>
+
 #include "bvh_builder.h"
+#include "bvh_pool.h"
 
 /* An axis-aligned box in binary32. Empty: min = +inf, max = -inf. */
 struct bvh_box {
    float min[3], max[3];
 };
 
-void bvh_box_set_empty(struct bvh_box *b);
-
 /* Inline and without fminf/fmaxf: they are the builder's inner loop, and
  * libm's NaN-aware versions are calls (boxes here never hold NaN). */
+static inline void bvh_box_set_empty(struct bvh_box *b)
+{
+   for (int a = 0; a < 3; a++) {
+      b->min[a] = INFINITY;
+      b->max[a] = -INFINITY;
+   }
+}
+
 static inline bool bvh_box_is_empty(const struct bvh_box *b)
 {
    return !(b->min[0] <= b->max[0] && b->min[1] <= b->max[1] && b->min[2] <= b->max[2]);
@@ -28,27 +37,52 @@ static inline void bvh_box_grow(struct bvh_box *b, const struct bvh_box *o)
 
 /* Half the surface area, in double so that 1e30-sized scenes do not
  * overflow (the SAH only needs ratios). */
-double bvh_box_half_area(const struct bvh_box *b);
+static inline double bvh_box_half_area(const struct bvh_box *b)
+{
+   if (bvh_box_is_empty(b))
+      return 0.0;
+   double dx = (double)b->max[0] - b->min[0];
+   double dy = (double)b->max[1] - b->min[1];
+   double dz = (double)b->max[2] - b->min[2];
+   return dx * dy + dy * dz + dz * dx;
+}
 
 /* The leaf stride of a kind (0 for an unknown kind). */
 uint32_t bvh_record_stride(enum ppu_bvh_kind kind);
 /* Bytes of the geometry table, padded to PPU_BVH_ALIGN. */
 uint64_t bvh_geometry_table_bytes(uint32_t geometry_count);
+/* malloc for the build's large temporary arrays (primitives, binary and
+ * wide nodes): from 2 MiB on, 2 MiB aligned and advised to use
+ * transparent huge pages. Each build touches megabytes of fresh memory
+ * once, and the profile showed 10-15% of a build in the kernel's page
+ * fault path with 4 KiB pages. Release with free(). */
+void *bvh_alloc_large(size_t bytes);
 
-/* A primitive as the builder sorts it: its box, centroid and where it came
- * from (for instances geometry is 0 and primitive the instance index). */
+/* A primitive as the builder sorts it: its box and where it came from (for
+ * instances geometry is 0 and primitive the instance index). 32 bytes, so
+ * that binning and partitioning stream through half a cache line per
+ * primitive; the centroid is recomputed from the box where needed
+ * (bvh_prim_centroid) rather than stored. */
 struct bvh_prim {
    struct bvh_box box;
-   float centroid[3];
    uint32_t geometry, primitive;
 };
+
+/* 0.5 min + 0.5 max rather than (min + max) / 2: boxes reach +-FLT_MAX,
+ * where the sum would overflow. */
+static inline float bvh_prim_centroid(const struct bvh_prim *p, int axis)
+{
+   return 0.5f * p->box.min[axis] + 0.5f * p->box.max[axis];
+}
 
 /* Input checks shared by build and refit: kind, geometry types, counts.
  * *total gets the number of primitives or instances. */
 enum bvh_result bvh_input_check(const struct bvh_build_input *in, uint32_t *total);
 /* Fills prims[] with the active primitives of `in` (inactive ones are left
- * out) and returns how many. */
-uint32_t bvh_input_gather(const struct bvh_build_input *in, struct bvh_prim *prims);
+ * out, the rest in input order) and sets *active to how many; pool may be
+ * NULL. */
+enum bvh_result bvh_input_gather(const struct bvh_build_input *in, struct bvh_prim *prims,
+                                 struct bvh_pool *pool, uint32_t *active);
 /* Writes the record of primitive `primitive` of geometry `geometry` (for
  * instances: geometry 0, instance `primitive`) at `record`; returns false
  * when the primitive is inactive (its record is still written, with
@@ -61,6 +95,10 @@ bool bvh_input_write_record(const struct bvh_build_input *in, uint32_t geometry,
  * BLAS's bounds, which the record does not hold: bvh_input_write_record
  * returns those, and validation skips instance boxes' contents check
  * against the BLAS. */
+/* bvh_input_write_record for a caller that already knows whether the
+ * primitive is active (the build: from the gather). */
+void bvh_input_write_record_as(const struct bvh_build_input *in, uint32_t geometry,
+                               uint32_t primitive, bool active, void *record);
 bool bvh_record_box(enum ppu_bvh_kind kind, const void *record, struct bvh_box *box);
 
 /* Sets origin, exponent, q_lo and q_hi of `node` so that every decoded
@@ -78,13 +116,17 @@ struct bvh_bin_node {
 
 struct bvh_bin_tree {
    struct bvh_bin_node *nodes;
-   uint32_t node_count;
+   uint32_t node_count; /* entries of nodes[] (2n - 1), used or not */
 };
 
 /* Builds over prims[0..n) (n > 0), reordering prims so that every leaf's
  * primitives are consecutive. Leaves hold at most PPU_BVH_MAX_LEAF_RECORDS
- * primitives and every internal node's depth is below PPU_BVH_MAX_DEPTH. */
-enum bvh_result bvh_build_binary(struct bvh_prim *prims, uint32_t n, struct bvh_bin_tree *out);
+ * primitives and every internal node's depth is below PPU_BVH_MAX_DEPTH.
+ * The nodes array has 2n - 1 entries, not all of them used: only those
+ * reachable from node 0 are part of the tree. The tree is the same for
+ * every pool (and for none). */
+enum bvh_result bvh_build_binary(struct bvh_prim *prims, uint32_t n, struct bvh_pool *pool,
+                                 struct bvh_bin_tree *out);
 
 /* Cost constants of the SAH, in cycles of the unified box/triangle
  * datapath (unified-box-triangle-datapath seed: 4 box tests or 1 triangle

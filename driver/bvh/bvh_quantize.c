@@ -6,8 +6,20 @@
  * (the final addition rounds to nearest), so each plane is checked with the
  * TTU's own expression and stepped until it holds. */
 #include <math.h>
+#include <string.h>
 
 #include "bvh_internal.h"
+
+/* 2^e for e in [-128, 127], exactly (what ldexpf(1, e) returns), built
+ * from its bits: quantization decodes every plane a few times and libm's
+ * ldexpf is a call. e >= -126 is a normal float, below a subnormal. */
+static float pow2f(int e)
+{
+   uint32_t bits = e >= -126 ? (uint32_t)(e + 127) << 23 : 1u << (e + 149);
+   float f;
+   memcpy(&f, &bits, sizeof(f));
+   return f;
+}
 
 /* The TTU's decode. (float)q * 2^e is exact (8 significant bits, and e is
  * in [-128, 127] so 2^e is a normal or subnormal float) except that it may
@@ -15,7 +27,7 @@
  * multiply-add gives the same result because the product is exact. */
 static float decode(float origin, int exponent, unsigned q)
 {
-   return origin + (float)q * ldexpf(1.0f, exponent);
+   return origin + (float)q * pow2f(exponent);
 }
 
 void bvh_node_child_box(const struct ppu_bvh_node *node, unsigned slot, float lo[3], float hi[3])
@@ -34,9 +46,9 @@ static int exponent_for(double extent)
       e = (int)ceil(log2(extent / 255.0));
       if (e < -128)
          e = -128;
-      while (e > -128 && 255.0 * ldexp(1.0, e - 1) >= extent)
+      while (e > -128 && 255.0 * pow2f(e - 1) >= extent)
          e--;
-      while (e < 127 && 255.0 * ldexp(1.0, e) < extent)
+      while (e < 127 && 255.0 * pow2f(e) < extent)
          e++;
    }
    return e;
@@ -48,7 +60,7 @@ static bool quantize_axis(struct ppu_bvh_node *node, int a, int e, const struct 
                           unsigned count)
 {
    float origin = node->origin[a];
-   double scale = ldexp(1.0, e);
+   double scale = pow2f(e);
    for (unsigned i = 0; i < count; i++) {
       if (bvh_box_is_empty(&boxes[i])) {
          node->q_lo[a][i] = node->q_hi[a][i] = 0;

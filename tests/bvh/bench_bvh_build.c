@@ -1,7 +1,11 @@
 /* Build-speed and tree-quality figures of the BVH builder on the shared
  * scenes (not a test: numbers come from benchmarks that print figures).
  *
- *   bench_bvh_build [scene ...]     default: bunny sibenik dabrovic_sponza conference
+ *   bench_bvh_build [--threads N] [scene ...]
+ *
+ * Default scenes: bunny sibenik dabrovic_sponza conference. --threads sets
+ * bvh_build_input::thread_count (default 0: the builder's default, the
+ * online CPUs; 1: single-threaded).
  *
  * Names are looked up as <scenes>/<name>.obj, then <name>.obj.gz. Prints,
  * per scene: triangles, build time (best of 3), Mtriangles/s, nodes, leaf
@@ -9,6 +13,7 @@
  * depth. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bvh_test_util.h"
@@ -21,7 +26,7 @@ static double now(void)
    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void bench(const char *name)
+static void bench(const char *name, uint32_t threads)
 {
    char path[512], err[256];
    struct obj_mesh mesh;
@@ -37,7 +42,11 @@ static void bench(const char *name)
    struct bvh_geometry geo = {BVH_GEOMETRY_TRIANGLES, PPU_BVH_GEOMETRY_OPAQUE, mesh.triangle_count,
                               soup};
    struct bvh_build_input in = {
-       .kind = PPU_BVH_KIND_TRIANGLES, .geometries = &geo, .geometry_count = 1};
+       .kind = PPU_BVH_KIND_TRIANGLES,
+       .geometries = &geo,
+       .geometry_count = 1,
+       .thread_count = threads,
+   };
    struct bvh_sizes sizes;
    bvh_get_sizes(in.kind, 1, mesh.triangle_count, &sizes);
    void *mem = aligned_alloc(PPU_BVH_ALIGN, (sizes.structure_size + 127) / 128 * 128);
@@ -67,13 +76,20 @@ static void bench(const char *name)
 int main(int argc, char **argv)
 {
    const char *defaults[] = {"bunny", "sibenik", "dabrovic_sponza", "conference"};
+   uint32_t threads = 0;
+   int first = 1;
+   if (argc > 2 && strcmp(argv[1], "--threads") == 0) {
+      threads = (uint32_t)strtoul(argv[2], NULL, 10);
+      first = 3;
+   }
+   printf("threads: %u%s\n", threads, threads ? "" : " (builder default)");
    printf("%-16s %9s %9s %8s %9s %9s %7s %7s %6s %5s\n", "scene", "tris", "build_ms", "Mtris/s",
           "nodes", "leaves", "MiB", "max_MiB", "SAH", "depth");
-   if (argc > 1)
-      for (int i = 1; i < argc; i++)
-         bench(argv[i]);
+   if (argc > first)
+      for (int i = first; i < argc; i++)
+         bench(argv[i], threads);
    else
       for (unsigned i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
-         bench(defaults[i]);
+         bench(defaults[i], threads);
    return 0;
 }

@@ -338,6 +338,87 @@ TEST_CASE(sizes_hold_the_worst_case)
    }
 }
 
+/* Builds `in` with the given thread count into a fresh buffer. */
+static void *build_with_threads(struct bvh_build_input in, uint32_t threads,
+                                struct bvh_build_stats *st)
+{
+   in.thread_count = threads;
+   enum bvh_result r;
+   void *bvh = test_build(&in, st, &r);
+   CHECK_MSG(bvh, "build with %u threads: %s", threads, bvh_result_name(r));
+   return bvh;
+}
+
+/* The same input must give the same bytes whatever the thread count:
+ * large enough for the parallel path (BVH_PARALLEL_MIN_PRIMITIVES) and
+ * for chunked binning and partitioning of the top nodes, with several
+ * geometries, inactive primitives spread over the input (the gather packs
+ * chunks) and a dense cluster of coincident triangles (median splits). */
+static void check_thread_counts_agree(const struct bvh_build_input *in)
+{
+   struct bvh_build_stats ref_stats;
+   void *ref = build_with_threads(*in, 1, &ref_stats);
+   REQUIRE(ref);
+   CHECK(valid(ref));
+   uint64_t size = ((const struct ppu_bvh_header *)ref)->total_size;
+   const uint32_t counts[] = {2, 3, 4, 0};
+   for (unsigned t = 0; t < sizeof(counts) / sizeof(counts[0]); t++) {
+      struct bvh_build_stats st;
+      void *bvh = build_with_threads(*in, counts[t], &st);
+      REQUIRE(bvh);
+      CHECK_EQ_U64(((const struct ppu_bvh_header *)bvh)->total_size, size);
+      CHECK_MSG(memcmp(bvh, ref, size) == 0, "%u threads: bytes differ from 1 thread", counts[t]);
+      CHECK(st.sah_cost == ref_stats.sah_cost && st.node_count == ref_stats.node_count);
+      free(bvh);
+   }
+   free(ref);
+}
+
+TEST_CASE(any_thread_count_builds_the_same_bytes)
+{
+   uint32_t n0 = 150000, n2 = 90000;
+   float *a = test_random_soup(n0, 11, 100.0f, 0.5f);
+   float *b = test_random_soup(n2, 12, 30.0f, 2.0f);
+   /* 20000 coincident triangles: no SAH plane, object-median splits. */
+   for (uint32_t i = 0; i < 20000; i++)
+      for (int k = 0; k < 9; k++)
+         b[9 * i + k] = (float)(k % 3 == 0);
+   for (uint32_t i = 7; i < n0; i += 4099)
+      a[9 * i] = NAN;
+   struct bvh_geometry geos[3] = {
+       {BVH_GEOMETRY_TRIANGLES, PPU_BVH_GEOMETRY_OPAQUE, n0, a},
+       {BVH_GEOMETRY_TRIANGLES, 0, 0, NULL},
+       {BVH_GEOMETRY_TRIANGLES, 0, n2, b},
+   };
+   struct bvh_build_input in = {
+       .kind = PPU_BVH_KIND_TRIANGLES, .geometries = geos, .geometry_count = 3};
+   check_thread_counts_agree(&in);
+   free(a);
+   free(b);
+}
+
+TEST_CASE(any_thread_count_builds_the_same_top_level)
+{
+   /* Instances take the same path with their own boxes and records. */
+   uint32_t n = 70000, s = 3;
+   struct bvh_instance *inst = calloc(n, sizeof(*inst));
+   REQUIRE(inst);
+   for (uint32_t i = 0; i < n; i++) {
+      for (int r = 0; r < 3; r++) {
+         inst[i].transform[r][r] = test_randf(&s, 0.5f, 2.0f);
+         inst[i].transform[r][3] = test_randf(&s, -1000.0f, 1000.0f);
+         inst[i].blas_bounds_min[r] = -1.0f;
+         inst[i].blas_bounds_max[r] = 1.0f;
+      }
+      inst[i].blas_address = i % 1000 == 0 ? 0 : 0x10000 + 128 * (uint64_t)i;
+      inst[i].mask = 0xff;
+   }
+   struct bvh_build_input in = {
+       .kind = PPU_BVH_KIND_INSTANCES, .instances = inst, .instance_count = n};
+   check_thread_counts_agree(&in);
+   free(inst);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
