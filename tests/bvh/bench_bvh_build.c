@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "bvh_test_util.h"
-#include "obj_reader.h"
+#include "obj_mesh.h"
 
 static double now(void)
 {
@@ -31,14 +31,14 @@ static void bench(const char *name, uint32_t threads)
    char path[512], err[256];
    struct obj_mesh mesh;
    snprintf(path, sizeof(path), "%s/%s.obj", VKPPU_SCENES_DIR, name);
-   if (!obj_read(path, &mesh, err, sizeof(err))) {
+   if (!obj_mesh_load(path, &mesh, err, sizeof(err))) {
       snprintf(path, sizeof(path), "%s/%s.obj.gz", VKPPU_SCENES_DIR, name);
-      if (!obj_read(path, &mesh, err, sizeof(err))) {
+      if (!obj_mesh_load(path, &mesh, err, sizeof(err))) {
          printf("%-16s skipped (%s)\n", name, err);
          return;
       }
    }
-   float *soup = obj_triangle_soup(&mesh);
+   float *soup = obj_mesh_triangle_soup(&mesh);
    struct bvh_geometry geo = {BVH_GEOMETRY_TRIANGLES, PPU_BVH_GEOMETRY_OPAQUE, mesh.triangle_count,
                               soup};
    struct bvh_build_input in = {
@@ -70,7 +70,7 @@ static void bench(const char *name, uint32_t threads)
    }
    free(mem);
    free(soup);
-   obj_free(&mesh);
+   obj_mesh_free(&mesh);
 }
 
 int main(int argc, char **argv)

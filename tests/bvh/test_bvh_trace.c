@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bvh_test_util.h"
-#include "obj_reader.h"
+#include "obj_mesh.h"
 #include "test_harness.h"
 
 static bool same_hit(const struct test_hit *a, const struct test_hit *b)
@@ -269,11 +269,11 @@ static bool load_scene(const char *name, struct obj_mesh *mesh, float **soup)
 {
    char path[512], err[256];
    snprintf(path, sizeof(path), "%s/%s", VKPPU_SCENES_DIR, name);
-   if (!obj_read(path, mesh, err, sizeof(err))) {
+   if (!obj_mesh_load(path, mesh, err, sizeof(err))) {
       printf("  skipped: %s\n", err);
       return false;
    }
-   *soup = obj_triangle_soup(mesh);
+   *soup = obj_mesh_triangle_soup(mesh);
    return *soup != NULL;
 }
 
@@ -301,7 +301,7 @@ static void check_scene(const char *name, uint32_t expect_tris, uint32_t rays)
    CHECK(hits > 0);
    free(bvh);
    free(soup);
-   obj_free(&mesh);
+   obj_mesh_free(&mesh);
 }
 
 TEST_CASE(scene_cornell_tiny_matches_brute_force_and_known_hits)
@@ -328,7 +328,7 @@ TEST_CASE(scene_cornell_tiny_matches_brute_force_and_known_hits)
    CHECK_EQ_U64(compare_rays(bvh, &in, 5000, 3, &hits), 0);
    free(bvh);
    free(soup);
-   obj_free(&mesh);
+   obj_mesh_free(&mesh);
 }
 
 TEST_CASE(scene_teapot_matches_brute_force)

@@ -1,5 +1,5 @@
 /* Ray queries end to end on the PPU model, for the raytrace tests and the
- * AO benchmark: an OBJ scene of ../shared/scenes read with obj_reader, a
+ * AO benchmark: an OBJ scene of ../shared/scenes read with obj_mesh (samples/common), a
  * BLAS built by driver/bvh into model VRAM with a TLAS of one identity
  * instance, and compute shaders compiled by driver/compiler and run through
  * tests/compiler's harness (ctu_*), with the bindings of the ray-query
