@@ -112,7 +112,8 @@ static uint64_t write_structure(struct ctu *t, enum ppu_bvh_kind kind, const voi
    memcpy(h.bounds_min, all.lo, sizeof(all.lo));
    memcpy(h.bounds_max, all.hi, sizeof(all.hi));
    memcpy(bytes, &h, sizeof(h));
-   memcpy(bytes + AS_GEOMETRY_OFFSET, geometries, geometry_count * sizeof(*geometries));
+   if (geometry_count) /* a top level has no geometry table */
+      memcpy(bytes + AS_GEOMETRY_OFFSET, geometries, geometry_count * sizeof(*geometries));
    struct ppu_bvh_node root;
    write_root(&root, boxes, count, &all);
    memcpy(bytes + AS_NODE_OFFSET, &root, sizeof(root));

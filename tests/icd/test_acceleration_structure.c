@@ -45,6 +45,10 @@ struct rig {
    struct block input;      /* host-visible: vertices, indices, instances... */
    struct block structures; /* device-local: acceleration structures */
    char messages[8192];     /* ERROR messages the driver sent */
+   /* Every structure make_as created, destroyed with the rig (a test may
+    * destroy one earlier and set its entry to VK_NULL_HANDLE). */
+   VkAccelerationStructureKHR made[64];
+   uint32_t made_count;
 };
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -147,6 +151,10 @@ static bool rig_init(struct rig *r)
 
 static void rig_finish(struct rig *r)
 {
+   for (uint32_t i = 0; i < r->made_count; i++) {
+      if (r->made[i])
+         vkppu_DestroyAccelerationStructureKHR(r->device, r->made[i], NULL);
+   }
    block_finish(r, &r->input);
    block_finish(r, &r->structures);
    if (r->pool)
@@ -190,7 +198,20 @@ static VkAccelerationStructureKHR make_as(struct rig *r, VkAccelerationStructure
    };
    VkAccelerationStructureKHR as = VK_NULL_HANDLE;
    CHECK(vkppu_CreateAccelerationStructureKHR(r->device, &ci, NULL, &as) == VK_SUCCESS);
+   CHECK(r->made_count < sizeof(r->made) / sizeof(r->made[0]));
+   if (as && r->made_count < sizeof(r->made) / sizeof(r->made[0]))
+      r->made[r->made_count++] = as;
    return as;
+}
+
+/* Destroys a structure of make_as before the rig ends. */
+static void destroy_as(struct rig *r, VkAccelerationStructureKHR as)
+{
+   for (uint32_t i = 0; i < r->made_count; i++) {
+      if (r->made[i] == as)
+         r->made[i] = VK_NULL_HANDLE;
+   }
+   vkppu_DestroyAccelerationStructureKHR(r->device, as, NULL);
 }
 
 static uint64_t as_address(struct rig *r, VkAccelerationStructureKHR as)
@@ -508,8 +529,8 @@ TEST_CASE(host_builds_convert_every_vertex_format_exactly)
       CHECK_MSG(same_bytes(&r, got, want), "format %d differs from its float reference",
                 (int)formats[f]);
       CHECK_EQ_U64(header_of(&r, got).primitive_count, TRIS);
-      vkppu_DestroyAccelerationStructureKHR(r.device, got, NULL);
-      vkppu_DestroyAccelerationStructureKHR(r.device, want, NULL);
+      destroy_as(&r, got);
+      destroy_as(&r, want);
    }
    CHECK(vkppu_as_vertex_format_size(VK_FORMAT_R8G8B8A8_UNORM) == 0);
    rig_finish(&r);
