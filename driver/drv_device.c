@@ -10,6 +10,7 @@
 #include "channel.h"
 #include "fault_report.h"
 #include "ppu/gpu.h"
+#include "ppu/hw_config.h"
 #include "semaphore_slots.h"
 #include "wait.h"
 
@@ -92,6 +93,61 @@ static void set_error(char *err, size_t err_size, const char *what)
       snprintf(err, err_size, "%s", what);
 }
 
+/* Limits the API layer advertises, which are those of the default chip
+ * (icd/physical_device_properties.c, icd/compute_pipeline.c): a chip below
+ * them would refuse work the application was told it may submit. */
+#define DRV_ADVERTISED_WARPS_PER_SM 32u /* maxComputeWorkGroupInvocations 1024 */
+#define DRV_ADVERTISED_REGISTERS_PER_SM 65536u
+#define DRV_ADVERTISED_SHARED_MEMORY 49152u /* maxComputeSharedMemorySize */
+
+static bool check_advertised_limits(const struct ppu_gpu_config *cfg, char *why, size_t why_size)
+{
+   if (cfg->max_channels < DRV_MAX_CHANNELS)
+      snprintf(why, why_size, "gpu.channels = %u: the driver needs %u (one channel per queue)",
+               cfg->max_channels, DRV_MAX_CHANNELS);
+   else if (cfg->max_warps_per_sm < DRV_ADVERTISED_WARPS_PER_SM)
+      snprintf(why, why_size,
+               "sm.warps_max = %u: the driver advertises 1024-invocation workgroups, which "
+               "need %u warps",
+               cfg->max_warps_per_sm, DRV_ADVERTISED_WARPS_PER_SM);
+   else if (cfg->registers_per_sm < DRV_ADVERTISED_REGISTERS_PER_SM)
+      snprintf(why, why_size, "sm.registers = %u: the driver's compiler assumes %u per SM",
+               cfg->registers_per_sm, DRV_ADVERTISED_REGISTERS_PER_SM);
+   else if (cfg->shared_memory_per_sm < DRV_ADVERTISED_SHARED_MEMORY)
+      snprintf(why, why_size,
+               "sm.shared_memory = %u B: the driver advertises maxComputeSharedMemorySize %u",
+               cfg->shared_memory_per_sm, DRV_ADVERTISED_SHARED_MEMORY);
+   else
+      return true;
+   return false;
+}
+
+enum drv_result drv_hw_config_load(struct ppu_gpu_config *cfg, char *err, size_t err_size)
+{
+   const char *spec = getenv("VKPPU_HW_CONFIG");
+   if (!spec || !*spec) {
+      ppu_gpu_config_default(cfg);
+   } else {
+      char detail[3072];
+      if (ppu_hw_config_load(cfg, spec, detail, sizeof(detail))) {
+         if (err && err_size)
+            snprintf(err, err_size,
+                     "VKPPU_HW_CONFIG=%s is not a valid hardware configuration "
+                     "(docs/hw-config.md):\n%s",
+                     spec, detail);
+         return DRV_ERROR_INITIALIZATION_FAILED;
+      }
+      char why[256];
+      if (!check_advertised_limits(cfg, why, sizeof(why))) {
+         if (err && err_size)
+            snprintf(err, err_size, "VKPPU_HW_CONFIG=%s: %s", spec, why);
+         return DRV_ERROR_INITIALIZATION_FAILED;
+      }
+   }
+   apply_watchdog_env(cfg);
+   return DRV_SUCCESS;
+}
+
 enum drv_result drv_device_create(const struct drv_device_config *config, struct drv_device **out,
                                   char *err, size_t err_size)
 {
@@ -105,13 +161,12 @@ enum drv_result drv_device_create(const struct drv_device_config *config, struct
    atomic_init(&dev->lost_report_taken, false);
 
    struct ppu_gpu_config cfg;
-   ppu_gpu_config_default(&cfg);
+   enum drv_result r = drv_hw_config_load(&cfg, err, err_size);
+   if (r != DRV_SUCCESS)
+      goto fail_dev;
    if (config->vram_size)
       cfg.vram_size = config->vram_size & ~PPU_PAGE_MASK;
-   if (cfg.max_channels < DRV_MAX_CHANNELS)
-      cfg.max_channels = DRV_MAX_CHANNELS;
-   apply_watchdog_env(&cfg);
-   enum drv_result r = DRV_ERROR_INITIALIZATION_FAILED;
+   r = DRV_ERROR_INITIALIZATION_FAILED;
    dev->gpu = ppu_gpu_create(&cfg, err, err_size);
    if (!dev->gpu)
       goto fail_dev;

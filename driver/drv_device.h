@@ -73,10 +73,19 @@ struct drv_device {
    struct drv_host_jobs host_jobs;
 };
 
+struct ppu_gpu_config;
+
 struct drv_device_config {
    uint64_t vram_size; /* bytes of modeled VRAM */
    const char *name;   /* for messages, e.g. the physical device name */
 };
+
+/* The chip the driver models: the hardware configuration named by
+ * VKPPU_HW_CONFIG (a preset or a file, docs/hw-config.md; unset = the default
+ * chip), then VKPPU_WATCHDOG_WARP_INSTRUCTIONS. An invalid configuration, or
+ * one below the limits the API layer advertises, fails with every problem
+ * (file:line: what) written to err (if given). */
+enum drv_result drv_hw_config_load(struct ppu_gpu_config *cfg, char *err, size_t err_size);
 
 /* On failure writes a reason to err (if given). */
 enum drv_result drv_device_create(const struct drv_device_config *config, struct drv_device **out,

@@ -168,7 +168,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDevice(VkPhysicalDevice physicalDevic
     * entries are allocated when first set (private_data.c), and only a
     * failing host allocation can refuse one. */
 
-   char err[256] = "";
+   char err[4096] = ""; /* a configuration error lists every bad line */
    struct drv_device_config config = {.vram_size = pd->vram_size, .name = pd->name};
    enum drv_result dr = drv_device_create(&config, &dev->drv, err, sizeof(err));
    if (dr != DRV_SUCCESS) {

@@ -3,6 +3,8 @@
  * physical_device_{properties,features,formats}.c. */
 #include <string.h>
 
+#include "drv_device.h"
+#include "ppu/gpu.h"
 #include "vkppu_physical_device.h"
 
 /* 64-bit FNV-1a over a string, from a given start value. Used to derive the
@@ -57,7 +59,11 @@ void vkppu_physical_device_init(struct vkppu_physical_device *pd, struct vkppu_i
 {
    vkppu_object_init(&pd->base, VK_OBJECT_TYPE_PHYSICAL_DEVICE, NULL);
    pd->instance = inst;
-   pd->vram_size = VKPPU_VRAM_SIZE;
+   /* The heaps report the configured chip's VRAM (VKPPU_HW_CONFIG). An
+    * invalid configuration keeps the default here; vkCreateDevice reports it
+    * and fails. */
+   struct ppu_gpu_config hw;
+   pd->vram_size = drv_hw_config_load(&hw, NULL, 0) == DRV_SUCCESS ? hw.vram_size : VKPPU_VRAM_SIZE;
    snprintf(pd->name, sizeof(pd->name), "vkppu PPU model");
    init_memory_properties(pd);
 

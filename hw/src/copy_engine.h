@@ -1,5 +1,6 @@
 /* The copy engine (subchannel PPU_SUBCH_COPY): copies, fills, inline writes
- * and query-result copies between GPU virtual addresses.
+ * and query-result copies between GPU virtual addresses, and copies and
+ * clears of images described by texture headers (copy_engine_image.c).
  *
  * The engine unit (its memory port and counters) is shared by all channels;
  * the latched method state is per channel (struct ppu_copy_context), as a
@@ -29,6 +30,13 @@ struct ppu_copy_context {
    uint64_t inline_pa;
    uint64_t inline_page_left;
    uint64_t inline_epoch;
+   /* Image operations (copy_engine_image.c). */
+   uint64_t src_header_va, dst_header_va;
+   uint32_t buffer_row_length, buffer_image_height;
+   uint32_t src_level, src_layer, dst_level, dst_layer, layer_count, level_count;
+   uint32_t src_offset[3], dst_offset[3], extent[3];
+   uint32_t aspect;
+   uint32_t clear_value[4];
 };
 
 struct ppu_copy_engine {
@@ -57,5 +65,15 @@ enum ppu_method_status ppu_copy_engine_method(struct ppu_copy_engine *ce,
 bool ppu_copy_engine_inline_run(struct ppu_copy_engine *ce, struct ppu_copy_context *ctx,
                                 uint64_t pd_pa, const uint32_t *words, uint32_t count,
                                 uint32_t *consumed, struct ppu_fault *fault);
+
+/* The image operations' state methods (PPU_COPY_SRC_HEADER_LO ..
+ * PPU_COPY_CLEAR_VALUE_3): false for a method that is not one of them. */
+bool ppu_copy_engine_image_state(struct ppu_copy_context *ctx, uint32_t method, uint32_t data);
+
+/* LAUNCH of BUFFER_TO_IMAGE, IMAGE_TO_BUFFER, IMAGE_TO_IMAGE or
+ * CLEAR_IMAGE (copy_engine_image.c). */
+enum ppu_method_status ppu_copy_engine_image_launch(struct ppu_copy_engine *ce,
+                                                    struct ppu_copy_context *ctx, uint64_t pd_pa,
+                                                    uint32_t op, struct ppu_fault *fault);
 
 #endif /* PPU_COPY_ENGINE_H */

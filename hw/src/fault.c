@@ -37,6 +37,8 @@ const char *ppu_fault_kind_name(enum ppu_fault_kind kind)
       return "SIMT_STACK";
    case PPU_FAULT_BAD_RAY_QUERY:
       return "BAD_RAY_QUERY";
+   case PPU_FAULT_BAD_TEXTURE_HEADER:
+      return "BAD_TEXTURE_HEADER";
    }
    return "UNKNOWN";
 }
@@ -70,6 +72,8 @@ static const char *fault_kind_meaning(enum ppu_fault_kind kind)
       return "reconvergence stack overflow, underflow or a missing PBK/PCNT/CALL entry";
    case PPU_FAULT_BAD_RAY_QUERY:
       return "a TTU instruction on a ray query in the wrong state, or on memory that is not a BVH";
+   case PPU_FAULT_BAD_TEXTURE_HEADER:
+      return "a texture instruction given a texture or sampler header with invalid fields";
    }
    return "unknown fault kind";
 }

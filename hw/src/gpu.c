@@ -61,6 +61,9 @@ struct ppu_gpu *ppu_gpu_create(const struct ppu_gpu_config *cfg, char *err, size
                 (unsigned long long)cfg->max_channels);
       return NULL;
    }
+   struct ppu_ttu_predictor_config predictor;
+   if (!ppu_ttu_predictor_config_resolve(&cfg->ttu_predictor, &predictor, err, err_size))
+      return NULL;
    struct ppu_gpu *gpu = calloc(1, sizeof(*gpu));
    if (!gpu) {
       set_error(err, err_size, "out of host memory (%llu bytes)", (unsigned long long)sizeof(*gpu));

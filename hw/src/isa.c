@@ -41,6 +41,12 @@ static const char *const plop_names[PPU_PLOP_COUNT] = {"AND", "OR", "XOR"};
 static const char *const membar_names[PPU_MEMBAR_COUNT] = {"CTA", "GL", "SYS"};
 static const char *const ttu_names[PPU_TTU_COUNT] = {"INIT", "PROCEED", "CONFIRM", "GENERATE",
                                                      "TERMINATE"};
+static const char *const texlod_names[PPU_TEXLOD_COUNT] = {"AUTO", "LZ", "LL", "LB", "LG"};
+static const char *const gather_names[PPU_GATHER_COUNT] = {"R", "G", "B", "A"};
+static const char *const txq_names[PPU_TXQ_COUNT] = {"SIZE", "LEVELS", "SAMPLES"};
+static const char *const sufmt_names[PPU_SUFMT_COUNT] = {"P", "B"};
+static const char *const texdim_names[PPU_TEXDIM_COUNT] = {"1D",  "2D",  "3D",   "CUBE",
+                                                           "1DA", "2DA", "CUBEA"};
 static const char *const space_names[PPU_SPACE_COUNT] = {"GENERIC", "GLOBAL", "SHARED", "LOCAL"};
 static const char *const scan_names[PPU_SCAN_COUNT] = {"RED", "INC", "EXC"};
 static const char *const sreg_names[PPU_SR_COUNT] = {
@@ -113,6 +119,14 @@ const char *ppu_subop_name(enum ppu_subop_class c, unsigned v)
       return NAME_AT(membar_names, v);
    case PPU_SUBOP_TTU:
       return NAME_AT(ttu_names, v);
+   case PPU_SUBOP_TEXLOD:
+      return NAME_AT(texlod_names, v);
+   case PPU_SUBOP_GATHER:
+      return NAME_AT(gather_names, v);
+   case PPU_SUBOP_TXQ:
+      return NAME_AT(txq_names, v);
+   case PPU_SUBOP_SUFMT:
+      return NAME_AT(sufmt_names, v);
    }
    return NULL;
 }
@@ -126,6 +140,8 @@ const char *ppu_mode_name(enum ppu_mode_class c, unsigned v)
       return NAME_AT(space_names, v);
    case PPU_MODE_SCAN:
       return NAME_AT(scan_names, v);
+   case PPU_MODE_TEXDIM:
+      return NAME_AT(texdim_names, v);
    }
    return NULL;
 }
@@ -133,6 +149,76 @@ const char *ppu_mode_name(enum ppu_mode_class c, unsigned v)
 const char *ppu_sreg_name(enum ppu_sreg sr)
 {
    return NAME_AT(sreg_names, (unsigned)sr);
+}
+
+bool ppu_op_is_texture(enum ppu_op op)
+{
+   return op >= PPU_OP_TEX && op <= PPU_OP_SUATOM;
+}
+
+/* Coordinates of a view type: float coordinates (cube: a direction) plus
+ * the array layer; integer coordinates address a cube's faces as layers. */
+static unsigned float_coords(unsigned dim)
+{
+   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 4};
+   return dim < PPU_TEXDIM_COUNT ? n[dim] : 0;
+}
+
+static unsigned int_coords(unsigned dim)
+{
+   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 3};
+   return dim < PPU_TEXDIM_COUNT ? n[dim] : 0;
+}
+
+static unsigned gradient_words(unsigned dim)
+{
+   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 1, 2, 3};
+   return dim < PPU_TEXDIM_COUNT ? n[dim] : 0;
+}
+
+unsigned ppu_tex_coord_words(const struct ppu_insn_fields *f)
+{
+   unsigned dc = (f->imm & PPU_TEXIMM_DC) ? 1 : 0;
+   switch (f->op) {
+   case PPU_OP_TEX: {
+      unsigned n = float_coords(f->mode) + dc;
+      if (f->subop == PPU_TEXLOD_LL || f->subop == PPU_TEXLOD_LB)
+         n++;
+      else if (f->subop == PPU_TEXLOD_LG)
+         n += 2 * gradient_words(f->mode);
+      return n;
+   }
+   case PPU_OP_TLD4:
+      return float_coords(f->mode) + dc;
+   case PPU_OP_TLD:
+      return int_coords(f->mode) + 1;
+   case PPU_OP_TXQ:
+      return 1;
+   case PPU_OP_SULD:
+   case PPU_OP_SUST:
+   case PPU_OP_SUATOM:
+      return int_coords(f->mode);
+   default:
+      return 0;
+   }
+}
+
+/* Texture rules the table cannot express. */
+static const char *texture_rule(const struct ppu_insn_fields *f)
+{
+   bool offsets = f->op == PPU_OP_TEX || f->op == PPU_OP_TLD || f->op == PPU_OP_TLD4;
+   bool dc = f->op == PPU_OP_TEX || f->op == PPU_OP_TLD4;
+   uint32_t allowed = (offsets ? PPU_TEXIMM_OFFSET_MASK : 0) | (dc ? PPU_TEXIMM_DC : 0);
+   if (f->imm & ~allowed)
+      return "texture control bits not allowed for this opcode";
+   if (f->op == PPU_OP_TLD4 && f->mode != PPU_TEXDIM_2D && f->mode != PPU_TEXDIM_2DA &&
+       f->mode != PPU_TEXDIM_CUBE && f->mode != PPU_TEXDIM_CUBEA)
+      return "TLD4 gathers from 2D and cube views only";
+   if ((f->mode == PPU_TEXDIM_CUBE || f->mode == PPU_TEXDIM_CUBEA) && (f->imm & 0xfffu))
+      return "no texel offsets on cube views";
+   if (f->op == PPU_OP_SUATOM && f->type == PPU_TYPE_F32 && f->subop != PPU_ATOM_EXCH)
+      return "F32 image atomics are EXCH only";
+   return NULL;
 }
 
 void ppu_insn_fields_init(struct ppu_insn_fields *f, enum ppu_op op)
@@ -211,5 +297,10 @@ bool ppu_insn_decode(const uint32_t w[PPU_INSN_WORDS], struct ppu_insn_fields *f
       return fail(why, "control instruction with a guard predicate");
    if (f->b_imm && !strchr(info->signature, 'b'))
       return fail(why, "immediate operand b on an opcode without operand b");
+   if (ppu_op_is_texture(f->op)) {
+      const char *rule = texture_rule(f);
+      if (rule)
+         return fail(why, rule);
+   }
    return true;
 }

@@ -83,6 +83,8 @@ int ppu_disasm_insn(const uint32_t words[PPU_INSN_WORDS], char *buf, size_t size
       put(&o, ".%s", ppu_subop_name(sc, f.subop));
    if (mc != PPU_MODE_NONE)
       put(&o, ".%s", ppu_mode_name(mc, f.mode));
+   if (ppu_op_is_texture(f.op) && (f.imm & PPU_TEXIMM_DC))
+      put(&o, ".DC");
    if (type_shown(&f))
       put(&o, ".%s", ppu_type_name(f.type));
    if (f.op == PPU_OP_CVT)
@@ -133,6 +135,10 @@ int ppu_disasm_insn(const uint32_t words[PPU_INSN_WORDS], char *buf, size_t size
          put_reg(&o, f.ra);
          put_offset(&o, f.imm);
          put(&o, "]");
+         break;
+      case 'o':
+         put(&o, "off[%d:%d:%d]", ppu_teximm_offset(f.imm, 0), ppu_teximm_offset(f.imm, 1),
+             ppu_teximm_offset(f.imm, 2));
          break;
       case 'k':
          put(&o, "c[%u][", f.rb);

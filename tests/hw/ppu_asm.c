@@ -162,7 +162,25 @@ static bool apply_modifier(struct ppu_insn_fields *f, const char *m, bool *type_
          f->mode = (uint8_t)v;
          return true;
       }
+   if (ppu_op_is_texture(f->op) && !strcmp(m, "DC")) {
+      f->imm |= PPU_TEXIMM_DC;
+      return true;
+   }
    return false;
+}
+
+/* "off[u:v:w]": constant texel offsets, each -8..7. */
+static bool parse_tex_offsets(const char *t, uint32_t *imm)
+{
+   int o[3], used = 0;
+   if (sscanf(t, "off[%d:%d:%d]%n", &o[0], &o[1], &o[2], &used) != 3 || t[used])
+      return false;
+   for (unsigned i = 0; i < 3; i++) {
+      if (o[i] < -8 || o[i] > 7)
+         return false;
+      *imm |= ((uint32_t)o[i] & 0xfu) << (4 * i);
+   }
+   return true;
 }
 
 static bool encode_line(struct asm_state *s, char *text, uint32_t out[4])
@@ -241,6 +259,9 @@ static bool encode_line(struct asm_state *s, char *text, uint32_t out[4])
          break;
       case 'm':
          ok = parse_mem(s, t, &f.ra, &f.imm);
+         break;
+      case 'o':
+         ok = parse_tex_offsets(t, &f.imm);
          break;
       case 'k': { /* c[bank][Rn+imm] */
          unsigned bank;

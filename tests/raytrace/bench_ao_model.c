@@ -4,12 +4,16 @@
  * the TTU counters say per ray. Not a test.
  *
  *   bench_ao_model [--width N] [--height N] [--spp N] [--threads N[,N...]]
- *                  [--band-pixels N] [scene ...]
+ *                  [--band-pixels N] [--predictor] [--go-up-level N]
+ *                  [--hash grid|two_point] [--entries N] [scene ...]
  *
  * --threads: ppu_gpu_config.host_worker_threads (host threads running the
  * SMs), one run per value. --band-pixels: pixels per grid (rt_ao_run);
- * bands keep each grid within the harness's 60 s wait. Scenes default to
- * cornell_tiny and teapot. */
+ * bands keep each grid within the harness's 60 s wait. --predictor: each
+ * scene runs with the TTU's intersection predictor off and on
+ * (docs/ttu.md) and a second table gives the predictor's figures;
+ * --go-up-level, --hash and --entries configure it (defaults: the paper's
+ * 3, Grid Spherical, 1024). Scenes default to cornell_tiny and teapot. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +24,18 @@
 struct options {
    uint32_t width, height, spp, band_pixels;
    uint32_t threads[8], thread_runs;
+   bool predictor;
+   struct ppu_ttu_predictor_config predictor_config, predictor_resolved;
 };
+
+/* The predictor's figures of one scene, printed after the main table. */
+struct predictor_row {
+   char scene[32];
+   uint64_t ao_rays, fetches_off, fetches_on;
+   uint64_t c[PPU_COUNTER_COUNT]; /* the predictor-on run */
+};
+static struct predictor_row predictor_rows[32];
+static int predictor_row_count;
 
 static double now_seconds(void)
 {
@@ -45,6 +60,34 @@ static uint32_t vram_mib_for(const struct obj_mesh *mesh, const struct options *
    return (uint32_t)((bytes >> 20) + 64);
 }
 
+/* One run of ao.comp on a fresh chip; the counter deltas in d. */
+static bool run_once(const struct obj_mesh *mesh, const struct scene_camera *cam,
+                     const struct options *o, uint32_t threads,
+                     const struct ppu_ttu_predictor_config *predictor, uint32_t *result,
+                     uint64_t *d, double *seconds, struct rt_model *info)
+{
+   struct rt_model m;
+   if (!rt_model_init_predictor(&m, threads, vram_mib_for(mesh, o), predictor))
+      return false;
+   bool ok = rt_model_load(&m, mesh);
+   if (ok) {
+      struct rt_ao_push pc;
+      rt_ao_push_setup(cam, rt_mesh_diagonal(mesh), o->width, o->height, o->spp, &pc);
+      uint64_t before[PPU_COUNTER_COUNT], after[PPU_COUNTER_COUNT];
+      ppu_gpu_read_counters(m.ctu.h.t.gpu, before);
+      double t0 = now_seconds();
+      ok = rt_ao_run(&m, &pc, o->band_pixels, result);
+      *seconds = now_seconds() - t0;
+      ppu_gpu_read_counters(m.ctu.h.t.gpu, after);
+      for (int i = 0; i < PPU_COUNTER_COUNT; i++)
+         d[i] = after[i] - before[i];
+      info->triangle_count = m.triangle_count;
+      info->build_ms = m.build_ms;
+   }
+   rt_model_finish(&m);
+   return ok;
+}
+
 static bool run_scene(const char *name, const struct options *o, uint32_t threads)
 {
    const struct scene_camera *cam = scene_catalog_find(name);
@@ -60,46 +103,73 @@ static bool run_scene(const char *name, const struct options *o, uint32_t thread
    }
    size_t pixels = (size_t)o->width * o->height;
    uint32_t *result = malloc(pixels * 4);
-   struct rt_model m;
-   bool ok = result && rt_model_init(&m, threads, vram_mib_for(&mesh, o));
-   if (ok && rt_model_load(&m, &mesh)) {
-      struct rt_ao_push pc;
-      rt_ao_push_setup(cam, rt_mesh_diagonal(&mesh), o->width, o->height, o->spp, &pc);
-      uint64_t before[PPU_COUNTER_COUNT], after[PPU_COUNTER_COUNT];
-      ppu_gpu_read_counters(m.ctu.h.t.gpu, before);
-      double t0 = now_seconds();
-      ok = rt_ao_run(&m, &pc, o->band_pixels, result);
-      double seconds = now_seconds() - t0;
-      ppu_gpu_read_counters(m.ctu.h.t.gpu, after);
-      if (ok) {
-         uint64_t d[PPU_COUNTER_COUNT];
-         for (int i = 0; i < PPU_COUNTER_COUNT; i++)
-            d[i] = after[i] - before[i];
-         struct rt_ao_stats s;
-         rt_ao_stats(result, o->width, o->height, o->spp, &s);
-         uint64_t rays = s.primary_rays + s.ao_rays;
-         uint64_t lookups = d[PPU_COUNTER_TTU_L0_HITS] + d[PPU_COUNTER_TTU_L0_MISSES];
-         printf("%-16s %9u %9.1f %9llu %9llu %8.2f %9.0f %7.2f %7.2f %7.2f %6.1f%% %6.4f %6.4f\n",
-                name, m.triangle_count, m.build_ms, (unsigned long long)s.primary_rays,
-                (unsigned long long)s.ao_rays, seconds, rays / seconds,
-                per(d[PPU_COUNTER_TTU_NODE_FETCHES], rays), per(d[PPU_COUNTER_TTU_BOX_TESTS], rays),
-                per(d[PPU_COUNTER_TTU_TRIANGLE_TESTS], rays),
-                100.0 * per(d[PPU_COUNTER_TTU_L0_HITS], lookups), s.hit_fraction, s.mean_ao);
-         if (d[PPU_COUNTER_TTU_RAYS] != rays)
-            printf("  note: ttu.rays = %llu, the shader's count %llu\n",
-                   (unsigned long long)d[PPU_COUNTER_TTU_RAYS], (unsigned long long)rays);
-      }
+   struct rt_model m = {0};
+   uint64_t d[PPU_COUNTER_COUNT];
+   double seconds = 0;
+   bool ok = result && run_once(&mesh, cam, o, threads, NULL, result, d, &seconds, &m);
+   if (ok) {
+      struct rt_ao_stats s;
+      rt_ao_stats(result, o->width, o->height, o->spp, &s);
+      uint64_t rays = s.primary_rays + s.ao_rays;
+      uint64_t lookups = d[PPU_COUNTER_TTU_L0_HITS] + d[PPU_COUNTER_TTU_L0_MISSES];
+      printf("%-16s %9u %9.1f %9llu %9llu %8.2f %9.0f %7.2f %7.2f %7.2f %6.1f%% %6.4f %6.4f\n",
+             name, m.triangle_count, m.build_ms, (unsigned long long)s.primary_rays,
+             (unsigned long long)s.ao_rays, seconds, rays / seconds,
+             per(d[PPU_COUNTER_TTU_NODE_FETCHES], rays), per(d[PPU_COUNTER_TTU_BOX_TESTS], rays),
+             per(d[PPU_COUNTER_TTU_TRIANGLE_TESTS], rays),
+             100.0 * per(d[PPU_COUNTER_TTU_L0_HITS], lookups), s.hit_fraction, s.mean_ao);
+      if (d[PPU_COUNTER_TTU_RAYS] != rays)
+         printf("  note: ttu.rays = %llu, the shader's count %llu\n",
+                (unsigned long long)d[PPU_COUNTER_TTU_RAYS], (unsigned long long)rays);
       fflush(stdout);
-   } else {
-      ok = false;
+      if (o->predictor && predictor_row_count < 32) {
+         struct predictor_row *r = &predictor_rows[predictor_row_count];
+         uint32_t *with = malloc(pixels * 4);
+         ok = with &&
+              run_once(&mesh, cam, o, threads, &o->predictor_config, with, r->c, &seconds, &m);
+         if (ok && memcmp(with, result, pixels * 4))
+            printf("  note: %s: per-pixel AO differs with the predictor on\n", name);
+         snprintf(r->scene, sizeof(r->scene), "%s", name);
+         r->ao_rays = s.ao_rays;
+         r->fetches_off = d[PPU_COUNTER_TTU_NODE_FETCHES];
+         r->fetches_on = r->c[PPU_COUNTER_TTU_NODE_FETCHES];
+         predictor_row_count += ok;
+         free(with);
+      }
    }
-   if (result)
-      rt_model_finish(&m);
    free(result);
    obj_mesh_free(&mesh);
    if (!ok)
       fprintf(stderr, "bench_ao_model: %s failed\n", name);
    return ok;
+}
+
+/* The paper's figures (section 6): of all AO rays, % predicted and %
+ * verified; node fetches (our memory accesses) saved against the
+ * predictor-off run, measured and by equation 1. */
+static void print_predictor_table(const struct options *o)
+{
+   const struct ppu_ttu_predictor_config *c = &o->predictor_resolved;
+   printf("\nintersection predictor: %u entries, %u-way, %u-bit tags, %u node(s), %s hash, Go Up "
+          "Level %u\n",
+          c->entries, c->ways, c->tag_bits, c->nodes_per_entry,
+          c->hash == PPU_TTU_PREDICTOR_HASH_TWO_POINT ? "Two Point" : "Grid Spherical",
+          c->go_up_level);
+   printf("%-16s %9s %9s %9s %9s %11s %11s %8s %8s\n", "scene", "ao_rays", "predicted", "verified",
+          "mispred", "fetches_off", "fetches_on", "saved", "eq1");
+   for (int i = 0; i < predictor_row_count; i++) {
+      const struct predictor_row *r = &predictor_rows[i];
+      double eq1 = (double)r->c[PPU_COUNTER_TTU_PREDICTOR_NODES_SKIPPED] -
+                   (double)r->c[PPU_COUNTER_TTU_PREDICTOR_EXTRA_NODE_FETCHES];
+      printf("%-16s %9llu %8.1f%% %8.1f%% %8.1f%% %11llu %11llu %7.1f%% %7.1f%%\n", r->scene,
+             (unsigned long long)r->ao_rays,
+             100.0 * per(r->c[PPU_COUNTER_TTU_PREDICTOR_PREDICTED], r->ao_rays),
+             100.0 * per(r->c[PPU_COUNTER_TTU_PREDICTOR_VERIFIED], r->ao_rays),
+             100.0 * per(r->c[PPU_COUNTER_TTU_PREDICTOR_MISPREDICTED], r->ao_rays),
+             (unsigned long long)r->fetches_off, (unsigned long long)r->fetches_on,
+             100.0 * (1.0 - per(r->fetches_on, r->fetches_off)),
+             r->fetches_off ? 100.0 * eq1 / (double)r->fetches_off : 0.0);
+   }
 }
 
 static bool parse_u32(const char *s, uint32_t *v)
@@ -133,6 +203,11 @@ int main(int argc, char **argv)
                        .band_pixels = 256 * 256,
                        .threads = {0},
                        .thread_runs = 1};
+   /* The predictor's documented defaults (ttu.predictor.* keys), then the
+    * options below. */
+   struct ppu_gpu_config defaults;
+   ppu_gpu_config_default(&defaults);
+   o.predictor_config = defaults.ttu_predictor;
    const char *scenes[32];
    int scene_count = 0;
    for (int i = 1; i < argc; i++) {
@@ -148,6 +223,17 @@ int main(int argc, char **argv)
          o.band_pixels = (uint32_t)strtoul(v, NULL, 10), i++;
       else if (!strcmp(a, "--threads") && v)
          ok = parse_threads(v, &o), i++;
+      else if (!strcmp(a, "--predictor"))
+         o.predictor = true;
+      else if (!strcmp(a, "--go-up-level") && v) {
+         uint32_t k = (uint32_t)strtoul(v, NULL, 10);
+         o.predictor_config.go_up_level = k, i++;
+      } else if (!strcmp(a, "--hash") && v) {
+         ok = !strcmp(v, "grid") || !strcmp(v, "two_point"), i++;
+         o.predictor_config.hash = !strcmp(v, "grid") ? PPU_TTU_PREDICTOR_HASH_GRID_SPHERICAL
+                                                      : PPU_TTU_PREDICTOR_HASH_TWO_POINT;
+      } else if (!strcmp(a, "--entries") && v)
+         ok = parse_u32(v, &o.predictor_config.entries), i++;
       else if (a[0] != '-' && scene_count < 32)
          scenes[scene_count++] = a;
       else
@@ -155,7 +241,8 @@ int main(int argc, char **argv)
       if (!ok) {
          fprintf(stderr,
                  "usage: %s [--width N] [--height N] [--spp N] [--threads N[,N...]] "
-                 "[--band-pixels N] [scene ...]\n",
+                 "[--band-pixels N] [--predictor] [--go-up-level N] [--hash grid|two_point] "
+                 "[--entries N] [scene ...]\n",
                  argv[0]);
          return 2;
       }
@@ -163,6 +250,15 @@ int main(int argc, char **argv)
    if (!scene_count) {
       scenes[scene_count++] = "cornell_tiny";
       scenes[scene_count++] = "teapot";
+   }
+   o.predictor_config.enabled = true;
+   char err[160];
+   /* The chip gets the configuration as given (0: default, ZERO: 0); the
+    * resolved copy is for the table's heading. */
+   if (o.predictor && !ppu_ttu_predictor_config_resolve(&o.predictor_config, &o.predictor_resolved,
+                                                        err, sizeof(err))) {
+      fprintf(stderr, "bench_ao_model: %s\n", err);
+      return 2;
    }
    const char *dir;
    if (!rt_scenes_available(&dir)) {
@@ -178,6 +274,9 @@ int main(int argc, char **argv)
              "L0hit", "hit", "meanAO");
       for (int s = 0; s < scene_count; s++)
          failed += !run_scene(scenes[s], &o, o.threads[r]);
+      if (o.predictor)
+         print_predictor_table(&o);
+      predictor_row_count = 0;
    }
    return failed ? 1 : 0;
 }

@@ -97,6 +97,12 @@ static double now_ms(void)
 
 bool rt_model_init(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib)
 {
+   return rt_model_init_predictor(m, host_threads, vram_mib, NULL);
+}
+
+bool rt_model_init_predictor(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib,
+                             const struct ppu_ttu_predictor_config *predictor)
+{
    memset(m, 0, sizeof(*m));
    /* ctu_init with the chip configured: the benchmark picks the host
     * threads and bigger scenes need more than ctu_init's 256 MiB. */
@@ -105,6 +111,8 @@ bool rt_model_init(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib)
    cfg.vram_size = (uint64_t)(vram_mib ? vram_mib : 256) << 20;
    cfg.max_channels = 16;
    cfg.host_worker_threads = host_threads;
+   if (predictor)
+      cfg.ttu_predictor = *predictor;
    return hwc_init(&m->ctu.h, &cfg);
 }
 

@@ -18,6 +18,7 @@
 #include "bvh_builder.h"
 #include "compiler_test_util.h"
 #include "obj_mesh.h"
+#include "ppu/ttu_predictor.h"
 #include "scene_catalog.h"
 
 /* Shader names for rt_model_dispatch, as built into the build tree. */
@@ -67,6 +68,10 @@ struct rt_model {
 /* host_threads: ppu_gpu_config.host_worker_threads (0: the default);
  * vram_mib: 0 for 256. */
 bool rt_model_init(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib);
+/* The same with the TTU's intersection predictor configured (NULL or
+ * zeroed: off). */
+bool rt_model_init_predictor(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib,
+                             const struct ppu_ttu_predictor_config *predictor);
 void rt_model_finish(struct rt_model *m);
 /* Uploads positions and indices and builds the BLAS (one opaque triangle
  * geometry) and the TLAS (one identity instance, mask 0xff). */

@@ -32,8 +32,10 @@ struct ppu_gpu;
    X(COPY_BYTES_COPIED, "copy.bytes_copied", "bytes", "bytes copied by COPY operations")           \
    X(COPY_BYTES_FILLED, "copy.bytes_filled", "bytes", "bytes written by FILL operations")          \
    X(COPY_BYTES_INLINE, "copy.bytes_inline", "bytes", "bytes written by INLINE_DATA words")        \
+   X(COPY_IMAGE_BYTES, "copy.image_bytes", "bytes",                                                \
+     "texel bytes moved into or out of images by image copies and clears")                         \
    X(COPY_OPERATIONS, "copy.operations", "operations",                                             \
-     "copy engine LAUNCHes (COPY, FILL, INLINE, QUERY_COPY)")                                      \
+     "copy engine LAUNCHes (buffer and image operations)")                                         \
    X(MMU_TLB_HITS, "mmu.tlb_hits", "lookups", "translations found in a TLB")                       \
    X(MMU_TLB_MISSES, "mmu.tlb_misses", "lookups", "translations not found in a TLB")               \
    X(MMU_PAGE_WALKS, "mmu.page_walks", "walks",                                                    \
@@ -68,7 +70,37 @@ struct ppu_gpu;
    X(TTU_INSTANCE_TRANSFORMS, "ttu.instance_transforms", "instances",                              \
      "rays transformed into an instance's object space to visit its bottom level")                 \
    X(TTU_L0_HITS, "ttu.l0_hits", "lines", "TTU L0 cache lookups that hit")                         \
-   X(TTU_L0_MISSES, "ttu.l0_misses", "lines", "TTU L0 cache lookups that missed (line fetched)")
+   X(TTU_L0_MISSES, "ttu.l0_misses", "lines", "TTU L0 cache lookups that missed (line fetched)")   \
+   X(TEX_REQUESTS, "tex.requests", "requests",                                                     \
+     "texture-unit requests: one per lane of TEX, TLD, TLD4 (SULD/SUST/SUATOM/TXQ not included)")  \
+   X(TEX_CACHE_HITS, "tex.cache_hits", "lines", "texture cache lookups that hit (128-byte lines)") \
+   X(TEX_CACHE_MISSES, "tex.cache_misses", "lines", "texture cache lookups that missed")           \
+   X(TEX_TRB_ALLOCATIONS, "tex.trb_allocations", "entries",                                        \
+     "texture return buffer entries allocated (one per quad of a texture operation)")              \
+   X(TEX_TRB_OCCUPANCY_SUM, "tex.trb_occupancy_sum", "entries",                                    \
+     "TRB entries in use, summed at each allocation (divide by allocations for the mean)")         \
+   X(TEX_TRB_FREE_LIST_STALLS, "tex.trb_free_list_stalls", "stalls",                               \
+     "times the filtering unit found the TRB free list empty and waited for the SM")               \
+   X(TEX_QUEUE_BANK_CONFLICTS, "tex.queue_bank_conflicts", "cycles",                               \
+     "extra texture-queue read cycles because coordinates drained together shared a bank")         \
+   X(TEX_TEXELS_FILTERED, "tex.texels_filtered", "texels",                                         \
+     "texels read and weighted by the filtering unit (border texels included)")                    \
+   X(TTU_PREDICTOR_LOOKUPS, "ttu.predictor_lookups", "rays",                                       \
+     "occlusion rays that looked up the intersection predictor (docs/ttu.md)")                     \
+   X(TTU_PREDICTOR_PREDICTED, "ttu.predictor_predicted", "rays",                                   \
+     "predictor lookups that found an entry: traversal started at the predicted nodes")            \
+   X(TTU_PREDICTOR_VERIFIED, "ttu.predictor_verified", "rays",                                     \
+     "predicted rays that found a hit below a predicted node (no traversal from the root)")        \
+   X(TTU_PREDICTOR_MISPREDICTED, "ttu.predictor_mispredicted", "rays",                             \
+     "predicted rays that found no hit there and traversed again from the root")                   \
+   X(TTU_PREDICTOR_NODES_SKIPPED, "ttu.predictor_nodes_skipped", "nodes",                          \
+     "verified rays: node fetches of the full traversal minus those of the predicted one, where "  \
+     "positive (equation 1 of the MICRO 2021 paper = this - extra_node_fetches)")                  \
+   X(TTU_PREDICTOR_EXTRA_NODE_FETCHES, "ttu.predictor_extra_node_fetches", "nodes",                \
+     "node fetches of predicted walks beyond a full traversal's: all of a misprediction's, and "   \
+     "the excess of a verified walk that cost more than the full traversal")                       \
+   X(TTU_PREDICTOR_UPDATES, "ttu.predictor_updates", "updates",                                    \
+     "predictor table updates: an occlusion ray's hit taught the table its Go Up Level node")
 
 enum ppu_counter {
 #define PPU_COUNTER_ENUM_(id, name, unit, desc) PPU_COUNTER_##id,

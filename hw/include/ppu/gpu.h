@@ -17,28 +17,55 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ppu/ttu_predictor.h"
+
 struct ppu_gpu;
 struct ppu_channel;
 
-/* Chip configuration. Grows with the model (timing, caches, SMs...). */
+enum ppu_gpu_mode {
+   PPU_GPU_MODE_FUNCTIONAL = 0, /* instruction by instruction, no cycles */
+   PPU_GPU_MODE_TIMING = 1,     /* cycle-level; not implemented yet (refused) */
+};
+
+/* Chip configuration. Grows with the model (timing, caches, SMs...). Every
+ * field but ttu_predictor is a key of the hardware configuration file:
+ * ppu/hw_config.h holds the one table of their names, units, ranges and
+ * defaults (docs/hw-config.md). */
 struct ppu_gpu_config {
-   uint64_t vram_size;    /* bytes of VRAM, multiple of PPU_PAGE_SIZE */
-   uint32_t max_channels; /* channels the host interface serves */
+   uint64_t vram_size;    /* gpu.vram: bytes of VRAM, multiple of PPU_PAGE_SIZE */
+   uint32_t max_channels; /* gpu.channels: channels the host interface serves */
 
    /* Compute engine (docs/compute.md). The GPC/TPC/SM hierarchy follows
     * the beam-tracing seed's PPU; resource limits decide how many
     * workgroups of a grid an SM holds at once. */
-   uint32_t gpc_count;             /* compute.gpcs, default 2 */
-   uint32_t tpcs_per_gpc;          /* compute.tpcs_per_gpc, default 2 */
-   uint32_t sms_per_tpc;           /* compute.sms_per_tpc, default 1 */
-   uint32_t max_warps_per_sm;      /* compute.sm.max_warps, default 48 */
-   uint32_t max_workgroups_per_sm; /* compute.sm.max_workgroups, default 16 */
-   uint32_t registers_per_sm;      /* compute.sm.registers (32-bit), default 65536 */
-   uint32_t shared_memory_per_sm;  /* compute.sm.shared_bytes, default 49152 */
-   uint32_t host_worker_threads;   /* host threads running SMs; 0 = one per host CPU (max 16) */
-   uint64_t watchdog_warp_instructions; /* per grid, default 2^34; 0 = no watchdog */
+   uint32_t gpc_count;                  /* gpu.gpcs */
+   uint32_t tpcs_per_gpc;               /* gpu.tpcs_per_gpc */
+   uint32_t sms_per_tpc;                /* gpu.sms_per_tpc */
+   uint32_t max_warps_per_sm;           /* sm.warps_max */
+   uint32_t max_workgroups_per_sm;      /* sm.workgroups_max */
+   uint32_t registers_per_sm;           /* sm.registers (32-bit) */
+   uint32_t shared_memory_per_sm;       /* sm.shared_memory, bytes */
+   uint32_t host_worker_threads;        /* host.worker_threads; 0 = one per host CPU (max 16) */
+   uint64_t watchdog_warp_instructions; /* compute.watchdog_warp_instructions; 0 = none */
+   struct ppu_ttu_predictor_config ttu_predictor;
+
+   enum ppu_gpu_mode mode; /* gpu.mode */
+   /* Sizes the functional model still fixes at compile time; the keys are
+    * validated against those sizes until the units read these fields. */
+   uint32_t icache_lines; /* sm.icache_lines */
+   uint32_t tlb_entries;  /* mmu.tlb_entries */
+   uint32_t ttu_l0_lines; /* ttu.l0_lines */
+
+   /* Timing mode only: validated now, used when the timing mode lands. */
+   double clock_ghz;                      /* gpu.clock */
+   uint32_t ttu_ray_queue_slots;          /* ttu.ray_queue_slots */
+   uint32_t ttu_box_tests_per_cycle;      /* ttu.box_tests_per_cycle */
+   uint32_t ttu_triangle_tests_per_cycle; /* ttu.triangle_tests_per_cycle */
+   bool ttu_merge_node_requests;          /* ttu.merge_node_requests */
 };
 
+/* Zero (the predictor disabled), then every key at its documented default
+ * (the table in ppu/hw_config.h). */
 void ppu_gpu_config_default(struct ppu_gpu_config *cfg);
 
 /* Returns NULL (and writes a reason to err, if given) when the chip cannot be
@@ -116,6 +143,7 @@ enum ppu_fault_kind {
    PPU_FAULT_OUT_OF_RANGE,        /* shared/local address beyond its allocation */
    PPU_FAULT_SIMT_STACK,          /* reconvergence stack overflow or misuse */
    PPU_FAULT_BAD_RAY_QUERY,       /* TTU: object in the wrong state, or not a BVH (ray_query.h) */
+   PPU_FAULT_BAD_TEXTURE_HEADER,  /* texture/sampler header with invalid fields (texture.h) */
 };
 struct ppu_fault {
    enum ppu_fault_kind kind;

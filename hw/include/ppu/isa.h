@@ -22,9 +22,11 @@
  *           31..28  type   data type (enum ppu_type)
  *   word 2  31..0   imm  32-bit immediate (operand b when B_IMM, memory
  *                        offset, branch target, special register number)
+ *                        (texture instructions: offsets and flags, PPU_TEXIMM_*)
  *   word 3   3..0   type2  second data type (CVT: source type)
  *            4      B_IMM  operand b is imm, not register rb
- *            7..5   mode   memory space (LD/ST/ATOM) or scan mode (WRED)
+ *            7..5   mode   memory space (LD/ST/ATOM), scan mode (WRED) or
+ *                          view type (texture instructions, enum ppu_texdim)
  *           31..8   reserved, must be 0
  *
  * Any encoding the table below does not allow (unknown opcode, a type or
@@ -96,12 +98,17 @@ enum ppu_subop_class {
    PPU_SUBOP_PLOP,   /* enum ppu_plop */
    PPU_SUBOP_MEMBAR, /* enum ppu_membar_scope */
    PPU_SUBOP_TTU,    /* enum ppu_ttu_op (ray_query.h) */
+   PPU_SUBOP_TEXLOD, /* enum ppu_texlod (TEX) */
+   PPU_SUBOP_GATHER, /* enum ppu_gather (TLD4) */
+   PPU_SUBOP_TXQ,    /* enum ppu_txq */
+   PPU_SUBOP_SUFMT,  /* enum ppu_sufmt (SULD, SUST) */
 };
 /* Mode classes: what the mode field means. */
 enum ppu_mode_class {
-   PPU_MODE_NONE,  /* mode must be 0 */
-   PPU_MODE_SPACE, /* enum ppu_space */
-   PPU_MODE_SCAN,  /* enum ppu_scan */
+   PPU_MODE_NONE,   /* mode must be 0 */
+   PPU_MODE_SPACE,  /* enum ppu_space */
+   PPU_MODE_SCAN,   /* enum ppu_scan */
+   PPU_MODE_TEXDIM, /* enum ppu_texdim (texture instructions) */
 };
 
 /* Comparisons (ISETP, FSETP). Integer compares take EQ..GE only. The
@@ -222,6 +229,64 @@ enum ppu_scan {
    PPU_SCAN_COUNT,
 };
 
+/* Texture instructions (docs/isa.md "Textures", docs/texture-unit.md).
+ * The mode field names the view type the shader declared; it fixes the
+ * layout of the coordinate vector rc.. (see ppu_tex_coord_words). */
+enum ppu_texdim {
+   PPU_TEXDIM_1D = 0,
+   PPU_TEXDIM_2D,
+   PPU_TEXDIM_3D,
+   PPU_TEXDIM_CUBE,
+   PPU_TEXDIM_1DA, /* arrays: the layer follows the coordinates */
+   PPU_TEXDIM_2DA,
+   PPU_TEXDIM_CUBEA,
+   PPU_TEXDIM_COUNT,
+};
+
+/* How TEX finds its level of detail (Vulkan "Level-of-Detail Operation"). */
+enum ppu_texlod {
+   PPU_TEXLOD_AUTO = 0, /* from the quad's derivatives (lanes 4k..4k+3) */
+   PPU_TEXLOD_LZ,       /* lod 0 */
+   PPU_TEXLOD_LL,       /* explicit lod in the vector */
+   PPU_TEXLOD_LB,       /* derivatives plus a bias in the vector */
+   PPU_TEXLOD_LG,       /* explicit gradients dP/dx, dP/dy in the vector */
+   PPU_TEXLOD_COUNT,
+};
+
+enum ppu_gather { /* TLD4: the component gathered (after the view's swizzle) */
+                  PPU_GATHER_R = 0,
+                  PPU_GATHER_G,
+                  PPU_GATHER_B,
+                  PPU_GATHER_A,
+                  PPU_GATHER_COUNT,
+};
+
+enum ppu_txq {
+   PPU_TXQ_SIZE = 0, /* extent of level rc (Vulkan OpImageQuerySizeLod order) */
+   PPU_TXQ_LEVELS,   /* levels of the view */
+   PPU_TXQ_SAMPLES,  /* samples per texel (1) */
+   PPU_TXQ_COUNT,
+};
+
+enum ppu_sufmt {
+   PPU_SUFMT_P = 0, /* formatted: converted through the header's format */
+   PPU_SUFMT_B,     /* raw texel bits, no conversion */
+   PPU_SUFMT_COUNT,
+};
+
+/* The imm word of TEX, TLD and TLD4: constant texel offsets (signed 4-bit,
+ * Vulkan's minTexelOffset -8 .. maxTexelOffset 7) and the depth-compare
+ * flag; every other bit is reserved. Texture instructions without offsets
+ * (TXQ, SULD, SUST, SUATOM) take imm = 0. */
+#define PPU_TEXIMM_OFFSET_MASK 0xfffu /* u in 3..0, v in 7..4, w in 11..8 */
+#define PPU_TEXIMM_DC (1u << 16)      /* depth compare: the reference ends the vector */
+#define PPU_TEXIMM_VALID_MASK (PPU_TEXIMM_OFFSET_MASK | PPU_TEXIMM_DC)
+
+static inline int ppu_teximm_offset(uint32_t imm, unsigned axis)
+{
+   return (int)((imm >> (4 * axis)) & 0xf) - (int)(((imm >> (4 * axis)) & 0x8) << 1);
+}
+
 /* Special registers (S2R, imm = number). */
 enum ppu_sreg {
    PPU_SR_TID_X = 0, /* gl_LocalInvocationID */
@@ -255,6 +320,7 @@ enum ppu_sreg {
  *   d rd   a ra   r rb (register only)   b operand b (rb or imm with B_IMM)
  *   c rc   p pd   q ps   s ps2   i imm (number, label or SR_ name)
  *   m memory [ra + imm]    k constant c[rb][ra + imm] (rb = bank number)
+ *   o texel offsets, imm bits 11..0, written off[u:v:w]
  * Flags: PPU_OPF_UNGUARDED: the guard must be PT (control instructions that
  * the whole active mask executes). */
 #define PPU_OPF_UNGUARDED 1u
@@ -321,7 +387,14 @@ enum ppu_sreg {
    X(EXIT, "EXIT", "", NONE, NONE, PPU_TS_U32, 0)                                                  \
    X(BAR, "BAR", "", NONE, NONE, PPU_TS_U32, PPU_OPF_UNGUARDED)                                    \
    X(MEMBAR, "MEMBAR", "", MEMBAR, NONE, PPU_TS_U32, 0)                                            \
-   X(TTU, "TTU", "d,a,b", TTU, NONE, PPU_TS_U32, 0)
+   X(TTU, "TTU", "d,a,b", TTU, NONE, PPU_TS_U32, 0)                                                \
+   X(TEX, "TEX", "d,a,r,c,o", TEXLOD, TEXDIM, PPU_TS_ANY32, 0)                                     \
+   X(TLD, "TLD", "d,a,c,o", NONE, TEXDIM, PPU_TS_ANY32, 0)                                         \
+   X(TLD4, "TLD4", "d,a,r,c,o", GATHER, TEXDIM, PPU_TS_ANY32, 0)                                   \
+   X(TXQ, "TXQ", "d,a,c", TXQ, TEXDIM, PPU_TS_U32, 0)                                              \
+   X(SULD, "SULD", "d,a,c", SUFMT, TEXDIM, PPU_TS_ANY32, 0)                                        \
+   X(SUST, "SUST", "a,c,r", SUFMT, TEXDIM, PPU_TS_ANY32, 0)                                        \
+   X(SUATOM, "SUATOM", "d,a,c,r", ATOM, TEXDIM, PPU_TS_ANY32, 0)
 
 enum ppu_op {
 #define PPU_OP_ENUM_(id, name, sig, sub, mode, types, flags) PPU_OP_##id,
@@ -369,6 +442,11 @@ const char *ppu_type_name(enum ppu_type t);
 const char *ppu_subop_name(enum ppu_subop_class c, unsigned v);
 const char *ppu_mode_name(enum ppu_mode_class c, unsigned v);
 const char *ppu_sreg_name(enum ppu_sreg sr);
+/* True for the texture instructions (TEX .. SUATOM). */
+bool ppu_op_is_texture(enum ppu_op op);
+/* Registers of the coordinate vector rc.. of a texture instruction (0 for
+ * other opcodes): see docs/isa.md "Textures". */
+unsigned ppu_tex_coord_words(const struct ppu_insn_fields *f);
 
 /* One instruction as text, e.g. "@!P0 IADD.S32 R1, R2, 0x5"; returns the
  * length written (snprintf rules). Illegal encodings print as

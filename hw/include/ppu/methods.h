@@ -116,6 +116,26 @@ enum ppu_sem_operation {
  *   QUERY_COPY  copy QUERY_COUNT query records (see ppu_query_record) from SRC
  *           (record stride 16) to DST with DST_STRIDE, formatted by the
  *           QUERY_FLAGS bits below
+ *
+ * Image operations name images by the VA of a texture header
+ * (ppu/texture.h) that the engine reads through the MMU; the header's
+ * image fields (address, format, layout, extent, image_levels, block
+ * height, layer_stride, row_pitch) place every texel by
+ * ppu_tex_byte_offset, and its view's layers (base_layer, layer_count)
+ * bound the layers an operation may touch. Offsets and extents are in
+ * texels (multiples of 4 where a block-compressed format needs whole
+ * blocks); a 3D image has slices (OFFSET_Z, EXTENT_DEPTH) where others
+ * have layers (LAYER, LAYER_COUNT). docs/methods.md and docs/texture.md
+ * give the rules.
+ *   BUFFER_TO_IMAGE  texels from the buffer at SRC (BUFFER_ROW_LENGTH,
+ *           BUFFER_IMAGE_HEIGHT: Vulkan's bufferRowLength and
+ *           bufferImageHeight, 0 = tightly packed) into the region of
+ *           DST_HEADER's image at DST_LEVEL, DST_LAYER, DST_OFFSET, EXTENT
+ *   IMAGE_TO_BUFFER  the reverse: SRC_HEADER's region to the buffer at DST
+ *   IMAGE_TO_IMAGE  SRC_HEADER's region to DST_HEADER's (same bytes per
+ *           texel or block; EXTENT in source texels)
+ *   CLEAR_IMAGE  CLEAR_VALUE encoded in DST_HEADER's format over levels
+ *           DST_LEVEL .. + LEVEL_COUNT, layers DST_LAYER .. + LAYER_COUNT
  * ------------------------------------------------------------------------- */
 enum ppu_copy_method {
    PPU_COPY_SRC_ADDR_LO = 0x000,
@@ -130,7 +150,34 @@ enum ppu_copy_method {
    PPU_COPY_QUERY_FLAGS = 0x009,
    PPU_COPY_LAUNCH = 0x010,
    PPU_COPY_INLINE_DATA = 0x011,
-   PPU_COPY_METHOD_END = 0x020,
+   /* Image operations (0x020 ..). */
+   PPU_COPY_SRC_HEADER_LO = 0x020, /* VA of the source image's texture header */
+   PPU_COPY_SRC_HEADER_HI = 0x021,
+   PPU_COPY_DST_HEADER_LO = 0x022, /* VA of the destination image's texture header */
+   PPU_COPY_DST_HEADER_HI = 0x023,
+   PPU_COPY_BUFFER_ROW_LENGTH = 0x024,   /* texels; 0 = EXTENT_WIDTH */
+   PPU_COPY_BUFFER_IMAGE_HEIGHT = 0x025, /* rows of texels; 0 = EXTENT_HEIGHT */
+   PPU_COPY_SRC_LEVEL = 0x026,
+   PPU_COPY_SRC_LAYER = 0x027,
+   PPU_COPY_DST_LEVEL = 0x028,
+   PPU_COPY_DST_LAYER = 0x029,
+   PPU_COPY_LAYER_COUNT = 0x02a,
+   PPU_COPY_LEVEL_COUNT = 0x02b, /* CLEAR_IMAGE only */
+   PPU_COPY_SRC_OFFSET_X = 0x02c,
+   PPU_COPY_SRC_OFFSET_Y = 0x02d,
+   PPU_COPY_SRC_OFFSET_Z = 0x02e,
+   PPU_COPY_DST_OFFSET_X = 0x02f,
+   PPU_COPY_DST_OFFSET_Y = 0x030,
+   PPU_COPY_DST_OFFSET_Z = 0x031,
+   PPU_COPY_EXTENT_WIDTH = 0x032,
+   PPU_COPY_EXTENT_HEIGHT = 0x033,
+   PPU_COPY_EXTENT_DEPTH = 0x034,
+   PPU_COPY_ASPECT = 0x035,        /* PPU_COPY_ASPECT_* bits; 0 = the whole texel */
+   PPU_COPY_CLEAR_VALUE_0 = 0x036, /* color R, or depth (float bits) */
+   PPU_COPY_CLEAR_VALUE_1 = 0x037, /* color G, or stencil */
+   PPU_COPY_CLEAR_VALUE_2 = 0x038, /* color B */
+   PPU_COPY_CLEAR_VALUE_3 = 0x039, /* color A */
+   PPU_COPY_METHOD_END = 0x040,
 };
 
 enum ppu_copy_operation {
@@ -138,7 +185,20 @@ enum ppu_copy_operation {
    PPU_COPY_OP_FILL = 2,
    PPU_COPY_OP_INLINE = 3,
    PPU_COPY_OP_QUERY_COPY = 4,
+   PPU_COPY_OP_BUFFER_TO_IMAGE = 5,
+   PPU_COPY_OP_IMAGE_TO_BUFFER = 6,
+   PPU_COPY_OP_IMAGE_TO_IMAGE = 7,
+   PPU_COPY_OP_CLEAR_IMAGE = 8,
 };
+
+/* ASPECT bits, for depth/stencil formats (must be 0 for color formats).
+ * Buffer copies of D24_UNORM_S8_UINT and D32_SFLOAT_S8_UINT take exactly
+ * one: the buffer then holds 4-byte depth texels (D24 in bits 23..0, bits
+ * 31..24 written 0) or 1-byte stencil texels, as Vulkan's buffer layout
+ * for depth/stencil copies says. One aspect of a combined format leaves
+ * the other's bits in the image untouched. */
+#define PPU_COPY_ASPECT_DEPTH (1u << 0)
+#define PPU_COPY_ASPECT_STENCIL (1u << 1)
 
 /* QUERY_FLAGS bits (their meaning matches what a query-result copy needs). */
 #define PPU_QUERY_FLAG_64BIT (1u << 0)             /* write 64-bit values, else 32-bit */

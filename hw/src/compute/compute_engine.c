@@ -126,8 +126,19 @@ int ppu_compute_engine_init(struct ppu_compute_engine *ce, const struct ppu_gpu_
       free(ce->sm);
       return ENOMEM;
    }
-   for (uint32_t i = 0; i < ce->sm_count; i++)
+   bool predictors = true;
+   for (uint32_t i = 0; i < ce->sm_count; i++) {
       ppu_sm_init(&ce->sm[i], i, i / sms_per_gpc, mmu);
+      predictors = predictors && ppu_ttu_configure_predictor(&ce->sm[i].ttu, &cfg->ttu_predictor);
+   }
+   if (!predictors) {
+      snprintf(err, err_size, "out of host memory for the TTU predictor tables");
+      for (uint32_t i = 0; i < ce->sm_count; i++)
+         ppu_sm_finish(&ce->sm[i]);
+      free(ce->sm);
+      ppu_cwdu_finish(&ce->cwdu);
+      return ENOMEM;
+   }
 
    uint32_t workers = cfg->host_worker_threads;
    if (workers == 0) {

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "compute/sm.h"
 #include "counter_block.h"
 #include "ppu/qmd.h"
 
@@ -97,6 +98,8 @@ static bool reg_ok(unsigned r, unsigned width, uint32_t count)
 
 const char *ppu_insn_check_operands(const struct ppu_insn_fields *f, uint32_t count)
 {
+   if (ppu_op_is_texture(f->op))
+      return ppu_tex_check_operands(f, count);
    const char *sig = ppu_op_signature(f->op);
    unsigned w[4];
    operand_widths(f, w);

@@ -1,6 +1,6 @@
 /* SM: resident workgroups, the warp scheduler and the issue loop. The
  * instruction groups execute in sm_alu.c, sm_float.c, sm_convert.c,
- * sm_lsu.c, sm_simt.c, sm_subgroup.c and sm_ttu.c. */
+ * sm_lsu.c, sm_simt.c, sm_subgroup.c, sm_ttu.c and sm_tex.c. */
 #include "compute/sm.h"
 
 #include <stdarg.h>
@@ -29,10 +29,12 @@ void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *m
    ppu_mmu_client_init(&sm->mmu, mmu, PPU_ENGINE_COMPUTE);
    sm->mmu.counters = &sm->counters;
    ppu_ttu_init(&sm->ttu, &sm->mmu, &sm->counters);
+   ppu_tex_unit_init(&sm->tex, &sm->mmu, &sm->counters);
 }
 
 void ppu_sm_finish(struct ppu_sm *sm)
 {
+   ppu_ttu_finish(&sm->ttu);
    free(sm->wg);
    free(sm->warp);
    free(sm->order);
@@ -61,6 +63,7 @@ bool ppu_sm_begin_grid(struct ppu_sm *sm, const struct ppu_grid *g)
    sm->grid = g;
    ppu_icache_flush(&sm->icache, g->register_count);
    ppu_ttu_begin_grid(&sm->ttu);
+   ppu_tex_unit_begin_grid(&sm->tex);
    free(sm->wg);
    free(sm->warp);
    free(sm->order);
@@ -230,6 +233,14 @@ static enum ppu_exec_result dispatch(struct ppu_exec *x)
       return ppu_exec_subgroup(x);
    case PPU_OP_TTU:
       return ppu_exec_ttu(x);
+   case PPU_OP_TEX:
+   case PPU_OP_TLD:
+   case PPU_OP_TLD4:
+   case PPU_OP_TXQ:
+   case PPU_OP_SULD:
+   case PPU_OP_SUST:
+   case PPU_OP_SUATOM:
+      return ppu_exec_tex(x);
    case PPU_OP_BRA:
    case PPU_OP_SSY:
    case PPU_OP_PBK:

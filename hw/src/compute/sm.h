@@ -28,6 +28,7 @@
 #include "counter_block.h"
 #include "mmu.h"
 #include "ppu/isa.h"
+#include "texture/tex_unit.h"
 #include "ttu/ttu.h"
 
 /* Reconvergence stack depth per warp. A real SM spills deeper stacks to
@@ -90,7 +91,8 @@ struct ppu_sm {
    struct ppu_counter_block counters; /* this SM's counts; summed by the chip */
    struct ppu_mmu_client mmu;         /* LSU and instruction fetch port, own TLB */
    struct ppu_icache icache;
-   struct ppu_ttu ttu; /* the SM's tree traversal unit, on the same MMU port */
+   struct ppu_ttu ttu;      /* the SM's tree traversal unit, on the same MMU port */
+   struct ppu_tex_unit tex; /* the SM's texture unit, on the same MMU port */
    const struct ppu_grid *grid;
 
    /* Resident state, sized for the current grid by ppu_sm_begin_grid. */
@@ -168,5 +170,13 @@ enum ppu_exec_result ppu_exec_memory(struct ppu_exec *x);   /* sm_lsu.c */
 enum ppu_exec_result ppu_exec_control(struct ppu_exec *x);  /* sm_simt.c */
 enum ppu_exec_result ppu_exec_subgroup(struct ppu_exec *x); /* sm_subgroup.c */
 enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x);      /* sm_ttu.c */
+enum ppu_exec_result ppu_exec_tex(struct ppu_exec *x);      /* sm_tex.c */
+
+/* Register checks of a texture instruction (vector lengths by variant),
+ * made when the icache decodes it; NULL when fine. sm_tex.c */
+const char *ppu_tex_check_operands(const struct ppu_insn_fields *f, uint32_t register_count);
+/* A 32-bit atomic on host memory p (ATOM and SUATOM); returns the old
+ * value. sm_lsu.c */
+uint32_t ppu_lsu_atom32(uint8_t *p, unsigned op, unsigned type, uint32_t v, uint32_t cmp);
 
 #endif /* PPU_COMPUTE_SM_H */

@@ -194,7 +194,7 @@ static enum ppu_exec_result exec_ld_st(struct ppu_exec *x, bool store)
    return PPU_EXEC_NEXT;
 }
 
-static uint64_t atom32(uint8_t *p, unsigned op, unsigned type, uint32_t v, uint32_t cmp)
+uint32_t ppu_lsu_atom32(uint8_t *p, unsigned op, unsigned type, uint32_t v, uint32_t cmp)
 {
    _Atomic uint32_t *a = (_Atomic uint32_t *)(void *)p;
    uint32_t old;
@@ -282,8 +282,7 @@ static enum ppu_exec_result exec_atom(struct ppu_exec *x)
          ppu_reg_dst(x->w, f->rd, 0)[l] = (uint32_t)old;
          ppu_reg_dst(x->w, f->rd, 1)[l] = (uint32_t)(old >> 32);
       } else {
-         ppu_reg_dst(x->w, f->rd, 0)[l] =
-             (uint32_t)atom32(t.p, f->subop, f->type, v.lo[l], c.lo[l]);
+         ppu_reg_dst(x->w, f->rd, 0)[l] = ppu_lsu_atom32(t.p, f->subop, f->type, v.lo[l], c.lo[l]);
       }
    }
    return PPU_EXEC_NEXT;

@@ -40,7 +40,9 @@ void ppu_texel_decode(enum ppu_tex_format format, const void *src, bool stencil,
 
 /* Encodes a texel (rounding and clamping as Vulkan's conversion rules say:
  * round to nearest for normalized formats, saturation, sRGB encoding,
- * float-to-small-float with round to nearest even). */
+ * float-to-small-float with round to nearest even). For the combined
+ * depth/stencil formats (D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT) only the
+ * selected aspect's bits of `dst` change, so `dst` must hold the texel. */
 void ppu_texel_encode(enum ppu_tex_format format, const struct ppu_texel *in, bool stencil,
                       void *dst);
 

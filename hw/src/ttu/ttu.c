@@ -16,6 +16,17 @@ void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
    ppu_ttu_l0_init(&ttu->l0, mmu, counters);
 }
 
+bool ppu_ttu_configure_predictor(struct ppu_ttu *ttu, const struct ppu_ttu_predictor_config *cfg)
+{
+   ppu_ttu_predictor_finish(&ttu->predictor);
+   return ppu_ttu_predictor_init(&ttu->predictor, cfg);
+}
+
+void ppu_ttu_finish(struct ppu_ttu *ttu)
+{
+   ppu_ttu_predictor_finish(&ttu->predictor);
+}
+
 void ppu_ttu_begin_grid(struct ppu_ttu *ttu)
 {
    ppu_ttu_l0_flush(&ttu->l0);
@@ -74,7 +85,14 @@ static bool op_proceed(struct ppu_ttu_query *q, uint32_t *d)
    }
    if (!ppu_ttu_check_private(q))
       return false;
-   switch (ppu_ttu_traverse(q)) {
+   /* The intersection predictor may end an occlusion ray's traversal
+    * before it starts (ttu_predictor.h); otherwise it only learns. */
+   struct ppu_ttu_prediction prediction;
+   enum ppu_ttu_walk walk =
+       ppu_ttu_predict(q, &prediction) ? PPU_TTU_WALK_DONE : ppu_ttu_traverse(q);
+   if (prediction.eligible)
+      ppu_ttu_predictor_learn(q, &prediction, walk == PPU_TTU_WALK_DONE);
+   switch (walk) {
    case PPU_TTU_WALK_CANDIDATE:
       rq->state = PPU_RQ_STATE_CANDIDATE;
       *d = 1;

@@ -23,15 +23,24 @@
 #include "counter_block.h"
 #include "mmu.h"
 #include "ttu/ttu_l0_cache.h"
+#include "ttu/ttu_predictor.h"
 
 struct ppu_ttu {
    struct ppu_ttu_l0_cache l0;
+   struct ppu_ttu_predictor predictor; /* disabled unless ppu_ttu_configure_predictor enabled it */
    struct ppu_counter_block *counters; /* the SM's block (single writer: the SM's worker) */
 };
 
 void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
                   struct ppu_counter_block *counters);
-/* Called at every grid launch: BVH memory may have changed in between. */
+/* Sets up the intersection predictor's table (ppu/ttu_predictor.h); false
+ * when the configuration is invalid (ppu_gpu_create has checked it) or host
+ * memory runs out. */
+bool ppu_ttu_configure_predictor(struct ppu_ttu *ttu, const struct ppu_ttu_predictor_config *cfg);
+void ppu_ttu_finish(struct ppu_ttu *ttu);
+/* Called at every grid launch: BVH memory may have changed in between. The
+ * predictor table is kept: its entries are only hints, checked against the
+ * structures of the ray that uses them (docs/ttu.md). */
 void ppu_ttu_begin_grid(struct ppu_ttu *ttu);
 
 /* Executes TTU.op on the PPU_RAY_QUERY_BYTES object at `object` (host

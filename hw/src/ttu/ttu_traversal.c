@@ -407,6 +407,21 @@ static enum ppu_ttu_walk leaf_record(struct walk *w, struct ppu_ttu_level *lv)
    return enter_instance(w, va, &inst) ? PPU_TTU_WALK_ON : PPU_TTU_WALK_FAULT;
 }
 
+/* One step within level lv: the next record of an open leaf, or the next
+ * child of the stack's top entry. *idle when lv has neither left. */
+static enum ppu_ttu_walk advance(struct walk *w, struct ppu_ttu_level *lv,
+                                 struct ppu_ttu_stack_entry *stack, const struct ppu_ttu_ray *ray,
+                                 bool *idle)
+{
+   *idle = false;
+   if (lv->leaf_next < lv->leaf_end)
+      return leaf_record(w, lv);
+   if (lv->depth > 0)
+      return next_child(w, lv, stack, ray) ? PPU_TTU_WALK_ON : PPU_TTU_WALK_FAULT;
+   *idle = true;
+   return PPU_TTU_WALK_ON;
+}
+
 enum ppu_ttu_walk ppu_ttu_traverse(struct ppu_ttu_query *q)
 {
    struct ppu_ttu_private *p = &q->p;
@@ -419,22 +434,85 @@ enum ppu_ttu_walk ppu_ttu_traverse(struct ppu_ttu_query *q)
       struct ppu_ttu_level *lv = top ? &p->top : &p->bottom;
       struct ppu_ttu_stack_entry *stack = top ? p->top_stack : p->bottom_stack;
       const struct ppu_ttu_ray *ray = top ? &w.world : &w.object;
-      bool ok = true;
-      if (lv->leaf_next < lv->leaf_end) {
-         enum ppu_ttu_walk r = leaf_record(&w, lv);
-         if (r != PPU_TTU_WALK_ON)
-            return r;
-      } else if (lv->root_pending) {
+      if (lv->root_pending && lv->leaf_next >= lv->leaf_end) {
          lv->root_pending = 0;
-         ok = expand(&w, lv, stack, ray, 0);
-      } else if (lv->depth > 0) {
-         ok = next_child(&w, lv, stack, ray);
-      } else if (!top) {
-         p->level = PPU_TTU_LEVEL_TOP; /* this instance is done */
-      } else {
-         return PPU_TTU_WALK_DONE;
+         if (!expand(&w, lv, stack, ray, 0))
+            return PPU_TTU_WALK_FAULT;
+         continue;
       }
-      if (!ok)
-         return PPU_TTU_WALK_FAULT;
+      bool idle;
+      enum ppu_ttu_walk r = advance(&w, lv, stack, ray, &idle);
+      if (r != PPU_TTU_WALK_ON)
+         return r;
+      if (idle && top)
+         return PPU_TTU_WALK_DONE;
+      if (idle)
+         p->level = PPU_TTU_LEVEL_TOP; /* this instance is done */
    }
+}
+
+bool ppu_ttu_top_bounds(struct ppu_ttu_query *q, float lo[3], float hi[3])
+{
+   struct ppu_bvh_header h;
+   if (!fetch(q, q->p.top.address, &h, sizeof(h)))
+      return false;
+   memcpy(lo, h.bounds_min, sizeof(h.bounds_min));
+   memcpy(hi, h.bounds_max, sizeof(h.bounds_max));
+   return true;
+}
+
+/* The predicted walk trusts nothing it is given: the instance must be a
+ * record of the ray's own top level (a prediction learned from another
+ * structure, or a table entry gone stale, finds nothing) and pass the
+ * ray's mask, and the node is checked like any other. */
+enum ppu_ttu_walk ppu_ttu_traverse_subtree(struct ppu_ttu_query *q, uint64_t instance_va,
+                                           uint32_t node)
+{
+   struct ppu_ttu_private *p = &q->p;
+   const struct ppu_ttu_level *top = &p->top;
+   uint64_t records = top->address + top->leaf_offset;
+   if (top->leaf_stride == 0 || instance_va < records ||
+       (instance_va - records) % top->leaf_stride ||
+       (instance_va - records) / top->leaf_stride >= top->leaf_count)
+      return PPU_TTU_WALK_ON;
+   struct walk w = {.q = q};
+   ppu_ttu_ray_setup(&w.world, p->origin, p->direction);
+   struct ppu_bvh_instance inst;
+   if (!fetch(q, instance_va, &inst, sizeof(inst)))
+      return PPU_TTU_WALK_FAULT;
+   if (((inst.custom_index_and_mask >> 24) & p->cull_mask & 0xffu) == 0 || inst.blas_address == 0)
+      return PPU_TTU_WALK_ON;
+   if (!enter_instance(&w, instance_va, &inst))
+      return PPU_TTU_WALK_FAULT;
+   struct ppu_ttu_level *lv = &p->bottom;
+   if (p->level != PPU_TTU_LEVEL_BOTTOM || lv->kind != PPU_BVH_KIND_TRIANGLES ||
+       node >= lv->node_count)
+      return PPU_TTU_WALK_ON;
+   lv->root_pending = 0;
+   if (!expand(&w, lv, p->bottom_stack, &w.object, node))
+      return PPU_TTU_WALK_FAULT;
+   for (;;) {
+      bool idle;
+      enum ppu_ttu_walk r = advance(&w, lv, p->bottom_stack, &w.object, &idle);
+      if (r != PPU_TTU_WALK_ON || idle)
+         return r;
+   }
+}
+
+bool ppu_ttu_bottom_ancestor(struct ppu_ttu_query *q, uint32_t node, uint32_t k, uint32_t *out)
+{
+   struct walk w = {.q = q};
+   const struct ppu_ttu_level *lv = &q->p.bottom;
+   for (uint32_t i = 0; i < k; i++) {
+      struct ppu_bvh_node n;
+      if (!fetch_node(&w, lv, node, &n))
+         return false;
+      if (n.parent == PPU_BVH_NONE)
+         break; /* the root: nothing is higher */
+      if (n.parent >= lv->node_count)
+         return ppu_ttu_fail(q, lv->address, "node %u has parent %u", node, n.parent);
+      node = n.parent;
+   }
+   *out = node;
+   return true;
 }

@@ -43,4 +43,23 @@ bool ppu_ttu_check_private(struct ppu_ttu_query *q);
  * shader or nothing is left. */
 enum ppu_ttu_walk ppu_ttu_traverse(struct ppu_ttu_query *q);
 
+/* For the intersection predictor (ttu_predictor.c). */
+
+/* Reads the scene box (bounds of the top-level header). */
+bool ppu_ttu_top_bounds(struct ppu_ttu_query *q, float lo[3], float hi[3]);
+
+/* Walks only the subtree of node `node` in the bottom level of the instance
+ * record at instance_va, for a ray at its start: DONE when a hit was
+ * committed there, ON when the subtree (or the instance, which must be a
+ * record of the ray's top level that its mask admits) holds none, FAULT or
+ * CANDIDATE as ppu_ttu_traverse. Leaves the object mid-walk: the caller
+ * restores it unless DONE. */
+enum ppu_ttu_walk ppu_ttu_traverse_subtree(struct ppu_ttu_query *q, uint64_t instance_va,
+                                           uint32_t node);
+
+/* The k-th ancestor of node in the current bottom level, following parent
+ * fields (one counted node fetch each, through the L0); the root when the
+ * tree is shallower. False with the fault filled in on a bad parent. */
+bool ppu_ttu_bottom_ancestor(struct ppu_ttu_query *q, uint32_t node, uint32_t k, uint32_t *out);
+
 #endif /* PPU_TTU_TRAVERSAL_H */

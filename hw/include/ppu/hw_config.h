@@ -1,0 +1,223 @@
+/* The hardware configuration file: named keys with units, one per line
+ * (`sm.shared_memory = 64 KiB`), `#` comments, blank lines. Keys not given
+ * keep their default. docs/hw-config.md is generated from the table below
+ * (`ppu-config --doc`), so the documentation cannot drift from the parser.
+ *
+ * Why a file with named keys: the GPGPU-Sim lesson (STYLE.md) - positional
+ * option strings are unreadable and unvalidated; every key here has one
+ * default, a range and a unit, and every error names file, line and key.
+ *
+ * Nothing here knows about Vulkan.
+ */
+#ifndef PPU_HW_CONFIG_H
+#define PPU_HW_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ppu/gpu.h"
+
+enum ppu_hw_config_type {
+   PPU_HWCFG_INT,   /* decimal or 0x hex, optionally followed by the key's unit */
+   PPU_HWCFG_SIZE,  /* bytes: a number with B, KiB, MiB, GiB or TiB */
+   PPU_HWCFG_BOOL,  /* true/false, yes/no, on/off, 1/0 */
+   PPU_HWCFG_ENUM,  /* one of the key's names */
+   PPU_HWCFG_FLOAT, /* decimal, optionally followed by the key's unit */
+};
+
+/* Who reads a key today. Honest about the timing mode: its keys are parsed
+ * and range-checked now so files written today stay valid, but only the
+ * timing mode, when it lands, will act on them. */
+enum ppu_hw_config_use {
+   PPU_HWCFG_USE_MODEL,  /* the functional model acts on it */
+   PPU_HWCFG_USE_FIXED,  /* the model's size is still a compile-time constant:
+                            the range is that one value until the unit reads it */
+   PPU_HWCFG_USE_TIMING, /* validated now, used by the timing mode */
+};
+
+#define PPU_HWCFG_U64_MAX 18446744073709551615ull
+
+/* THE table of keys, in documentation order.
+ *   X(id, "name", type, field of struct ppu_gpu_config, default, min, max,
+ *     step (value must be a multiple; 0 = any), "unit", use,
+ *     enum value names (NULL-terminated list, or NULL), "description")
+ * Float keys give default/min/max as floating constants; the others as
+ * integers. Preset numbers live in hw/presets/ with their sources. */
+#define PPU_HW_CONFIG_KEYS(X)                                                                      \
+   X(GPU_MODE, "gpu.mode", PPU_HWCFG_ENUM, mode, PPU_GPU_MODE_FUNCTIONAL, 0, 1, 0, "",             \
+     PPU_HWCFG_USE_MODEL, ppu_gpu_mode_names,                                                      \
+     "how the model runs: `functional` (fast, instruction by instruction); `timing` is named "     \
+     "so files can say it, and is refused until the timing mode lands")                            \
+   X(GPU_CLOCK, "gpu.clock", PPU_HWCFG_FLOAT, clock_ghz, 1.0, 0.05, 10.0, 0, "GHz",                \
+     PPU_HWCFG_USE_TIMING, NULL, "core clock: turns the timing mode's cycles into time")           \
+   X(GPU_VRAM, "gpu.vram", PPU_HWCFG_SIZE, vram_size, 8ull << 30, 16ull << 20, 1ull << 40, 4096,   \
+     "B", PPU_HWCFG_USE_MODEL, NULL,                                                               \
+     "device memory, whole 4 KiB pages; reserved lazily, so it costs host RAM only once touched")  \
+   X(GPU_CHANNELS, "gpu.channels", PPU_HWCFG_INT, max_channels, 64, 1, 4096, 0, "channels",        \
+     PPU_HWCFG_USE_MODEL, NULL,                                                                    \
+     "GPFIFO channels the host interface serves (the Vulkan driver needs 16: one per queue)")      \
+   X(GPU_GPCS, "gpu.gpcs", PPU_HWCFG_INT, gpc_count, 2, 1, 256, 0, "GPCs", PPU_HWCFG_USE_MODEL,    \
+     NULL, "graphics processing clusters; gpcs x tpcs_per_gpc x sms_per_tpc is at most 256 SMs")   \
+   X(GPU_TPCS_PER_GPC, "gpu.tpcs_per_gpc", PPU_HWCFG_INT, tpcs_per_gpc, 2, 1, 256, 0, "TPCs",      \
+     PPU_HWCFG_USE_MODEL, NULL, "texture processing clusters in each GPC")                         \
+   X(GPU_SMS_PER_TPC, "gpu.sms_per_tpc", PPU_HWCFG_INT, sms_per_tpc, 1, 1, 256, 0, "SMs",          \
+     PPU_HWCFG_USE_MODEL, NULL, "streaming multiprocessors in each TPC")                           \
+   X(SM_WARPS_MAX, "sm.warps_max", PPU_HWCFG_INT, max_warps_per_sm, 48, 1, 64, 0, "warps",         \
+     PPU_HWCFG_USE_MODEL, NULL,                                                                    \
+     "resident warps per SM (the Vulkan driver needs 32 for 1024-invocation workgroups)")          \
+   X(SM_WORKGROUPS_MAX, "sm.workgroups_max", PPU_HWCFG_INT, max_workgroups_per_sm, 16, 1, 64, 0,   \
+     "workgroups", PPU_HWCFG_USE_MODEL, NULL, "resident workgroups (CTA slots) per SM")            \
+   X(SM_REGISTERS, "sm.registers", PPU_HWCFG_INT, registers_per_sm, 65536, 32, 1u << 20, 0,        \
+     "registers", PPU_HWCFG_USE_MODEL, NULL,                                                       \
+     "32-bit registers per SM (the Vulkan driver needs 65536)")                                    \
+   X(SM_SHARED_MEMORY, "sm.shared_memory", PPU_HWCFG_SIZE, shared_memory_per_sm, 48u << 10, 0,     \
+     1u << 20, 0, "B", PPU_HWCFG_USE_MODEL, NULL,                                                  \
+     "shared memory per SM (the Vulkan driver needs 48 KiB)")                                      \
+   X(SM_ICACHE_LINES, "sm.icache_lines", PPU_HWCFG_INT, icache_lines, 256, 256, 256, 0, "lines",   \
+     PPU_HWCFG_USE_FIXED, NULL,                                                                    \
+     "instruction-cache lines of 128 bytes per SM (hw/src/compute/icache.h PPU_ICACHE_LINES)")     \
+   X(MMU_TLB_ENTRIES, "mmu.tlb_entries", PPU_HWCFG_INT, tlb_entries, 64, 64, 64, 0, "entries",     \
+     PPU_HWCFG_USE_FIXED, NULL,                                                                    \
+     "TLB entries of each MMU client, one per SM (hw/src/mmu.h PPU_TLB_ENTRIES)")                  \
+   X(TTU_L0_LINES, "ttu.l0_lines", PPU_HWCFG_INT, ttu_l0_lines, 8, 8, 8, 0, "lines",               \
+     PPU_HWCFG_USE_FIXED, NULL,                                                                    \
+     "TTU L0 cache lines of 128 bytes; the beam-tracing seed's 8 (hw/src/ttu/ttu_l0_cache.h "      \
+     "PPU_TTU_L0_ENTRIES)")                                                                        \
+   X(TTU_RAY_QUEUE_SLOTS, "ttu.ray_queue_slots", PPU_HWCFG_INT, ttu_ray_queue_slots, 32, 1, 1024,  \
+     0, "slots", PPU_HWCFG_USE_TIMING, NULL,                                                       \
+     "rays in flight in the TTU scheduler's queue, hiding L0 miss latency (beam-tracing "          \
+     "seed: 32)")                                                                                  \
+   X(TTU_BOX_TESTS_PER_CYCLE, "ttu.box_tests_per_cycle", PPU_HWCFG_INT, ttu_box_tests_per_cycle,   \
+     4, 1, 64, 0, "tests/cycle", PPU_HWCFG_USE_TIMING, NULL,                                       \
+     "ray-box tests the intersection datapath completes per cycle (unified datapath seed: "        \
+     "4)")                                                                                         \
+   X(TTU_TRIANGLE_TESTS_PER_CYCLE, "ttu.triangle_tests_per_cycle", PPU_HWCFG_INT,                  \
+     ttu_triangle_tests_per_cycle, 1, 1, 64, 0, "tests/cycle", PPU_HWCFG_USE_TIMING, NULL,         \
+     "ray-triangle tests the intersection datapath completes per cycle (unified datapath "         \
+     "seed: 1)")                                                                                   \
+   X(TTU_MERGE_NODE_REQUESTS, "ttu.merge_node_requests", PPU_HWCFG_BOOL, ttu_merge_node_requests,  \
+     1, 0, 1, 0, "", PPU_HWCFG_USE_TIMING, NULL,                                                   \
+     "rays waiting for the same BVH line share one L0 fill instead of one fill each, as "          \
+     "the predictor notes' RT unit merges same-node requests")                                     \
+   X(TTU_PREDICTOR_ENABLED, "ttu.predictor.enabled", PPU_HWCFG_BOOL, ttu_predictor.enabled, 0, 0,  \
+     1, 0, "", PPU_HWCFG_USE_MODEL, NULL,                                                          \
+     "the ray-intersection predictor of the MICRO 2021 paper, for occlusion rays "                 \
+     "(docs/ttu.md); results are the same with it on or off")                                      \
+   X(TTU_PREDICTOR_ENTRIES, "ttu.predictor.entries", PPU_HWCFG_INT, ttu_predictor.entries, 1024,   \
+     1, 1u << 24, 0, "entries", PPU_HWCFG_USE_MODEL, NULL,                                         \
+     "predictor table entries per SM: a power of two, a multiple of the ways (paper: 1024)")       \
+   X(TTU_PREDICTOR_WAYS, "ttu.predictor.ways", PPU_HWCFG_INT, ttu_predictor.ways, 4, 1, 1u << 20,  \
+     0, "ways", PPU_HWCFG_USE_MODEL, NULL, "associativity of the predictor table (paper: 4)")      \
+   X(TTU_PREDICTOR_TAG_BITS, "ttu.predictor.tag_bits", PPU_HWCFG_INT, ttu_predictor.tag_bits, 15,  \
+     1, 32, 0, "bits", PPU_HWCFG_USE_MODEL, NULL, "tag bits per table entry (paper: 15)")          \
+   X(TTU_PREDICTOR_NODES_PER_ENTRY, "ttu.predictor.nodes_per_entry", PPU_HWCFG_INT,                \
+     ttu_predictor.nodes_per_entry, 1, 1, 8, 0, "nodes", PPU_HWCFG_USE_MODEL, NULL,                \
+     "BVH nodes remembered per entry, LRU within the entry (paper: 1)")                            \
+   X(TTU_PREDICTOR_HASH, "ttu.predictor.hash", PPU_HWCFG_ENUM, ttu_predictor.hash,                 \
+     PPU_TTU_PREDICTOR_HASH_GRID_SPHERICAL, 1, 2, 0, "", PPU_HWCFG_USE_MODEL,                      \
+     ppu_ttu_predictor_hash_names,                                                                 \
+     "ray hash: `grid_spherical` (origin in a 5-bit grid, direction angles) or `two_point`")       \
+   X(TTU_PREDICTOR_GO_UP_LEVEL, "ttu.predictor.go_up_level", PPU_HWCFG_INT,                        \
+     ttu_predictor.go_up_level, 3, 0, 32, 0, "levels", PPU_HWCFG_USE_MODEL, NULL,                  \
+     "the table learns the k-th ancestor of the node whose leaf was hit (paper: 3; one level "     \
+     "of our 8-wide BVH spans about three binary levels)")                                         \
+   X(TTU_PREDICTOR_LOOKUP_FIFO, "ttu.predictor.lookup_fifo", PPU_HWCFG_INT,                        \
+     ttu_predictor.lookup_fifo, 4, 1, 64, 0, "entries", PPU_HWCFG_USE_TIMING, NULL,                \
+     "predictor lookup port FIFO depth")                                                           \
+   X(TTU_PREDICTOR_UPDATE_FIFO, "ttu.predictor.update_fifo", PPU_HWCFG_INT,                        \
+     ttu_predictor.update_fifo, 4, 1, 64, 0, "entries", PPU_HWCFG_USE_TIMING, NULL,                \
+     "predictor update port FIFO depth")                                                           \
+   X(TTU_PREDICTOR_COLLECTOR_RAY_IDS, "ttu.predictor.collector_ray_ids", PPU_HWCFG_INT,            \
+     ttu_predictor.collector_ray_ids, 64, 32, 1024, 0, "rays", PPU_HWCFG_USE_TIMING, NULL,         \
+     "ray ids the partial warp collector holds before it repacks them into a warp (paper: 64)")    \
+   X(TTU_PREDICTOR_COLLECTOR_TIMEOUT, "ttu.predictor.collector_timeout_cycles", PPU_HWCFG_INT,     \
+     ttu_predictor.collector_timeout_cycles, 16, 0, 1023, 0, "cycles", PPU_HWCFG_USE_TIMING, NULL, \
+     "cycles a partial warp waits in the collector before it is sent anyway")                      \
+   X(TTU_PREDICTOR_REPACKING, "ttu.predictor.repacking", PPU_HWCFG_ENUM, ttu_predictor.repacking,  \
+     PPU_TTU_PREDICTOR_REPACKING_ON, 1, 2, 0, "", PPU_HWCFG_USE_TIMING,                            \
+     ppu_ttu_predictor_repacking_names, "warp repacking of predicted rays: `on` or `off`")         \
+   X(COMPUTE_WATCHDOG_WARP_INSTRUCTIONS, "compute.watchdog_warp_instructions", PPU_HWCFG_INT,      \
+     watchdog_warp_instructions, 1ull << 34, 0, PPU_HWCFG_U64_MAX, 0, "instructions",              \
+     PPU_HWCFG_USE_MODEL, NULL,                                                                    \
+     "warp instructions a grid may issue before it faults with WATCHDOG; 0 = no watchdog "         \
+     "(the environment variable VKPPU_WATCHDOG_WARP_INSTRUCTIONS overrides it)")                   \
+   X(HOST_WORKER_THREADS, "host.worker_threads", PPU_HWCFG_INT, host_worker_threads, 0, 0, 16, 0,  \
+     "threads", PPU_HWCFG_USE_MODEL, NULL,                                                         \
+     "host threads running the SMs; 0 = one per host CPU (at most 16). Changes speed, never "      \
+     "results")
+
+enum ppu_hw_config_key_id {
+#define PPU_HWCFG_ENUM_(id, ...) PPU_HWCFG_KEY_##id,
+   PPU_HW_CONFIG_KEYS(PPU_HWCFG_ENUM_)
+#undef PPU_HWCFG_ENUM_
+       PPU_HWCFG_KEY_COUNT
+};
+
+extern const char *const ppu_gpu_mode_names[]; /* indexed by enum ppu_gpu_mode, NULL-terminated */
+/* Indexed by enum ppu_ttu_predictor_hash / _repacking (0 is "default", which
+ * the keys' ranges leave out), NULL-terminated. */
+extern const char *const ppu_ttu_predictor_hash_names[];
+extern const char *const ppu_ttu_predictor_repacking_names[];
+
+/* One row of the table, as the parser, printer and tools see it. */
+struct ppu_hw_config_key {
+   const char *name;
+   enum ppu_hw_config_type type;
+   uint64_t def, min, max;  /* integer, size, bool and enum keys */
+   double fdef, fmin, fmax; /* float keys */
+   uint64_t step;
+   const char *unit;
+   enum ppu_hw_config_use use;
+   const char *const *enum_names;
+   const char *description;
+   size_t offset, size; /* of the field in struct ppu_gpu_config */
+};
+
+extern const struct ppu_hw_config_key ppu_hw_config_keys[PPU_HWCFG_KEY_COUNT];
+
+/* The key named `name`, or NULL. */
+const struct ppu_hw_config_key *ppu_hw_config_find_key(const char *name);
+/* The field of a non-float key in cfg, widened; and the float one. */
+uint64_t ppu_hw_config_get(const struct ppu_gpu_config *cfg, const struct ppu_hw_config_key *k);
+double ppu_hw_config_get_float(const struct ppu_gpu_config *cfg, const struct ppu_hw_config_key *k);
+/* Whether cfg holds the key's default. */
+bool ppu_hw_config_is_default(const struct ppu_gpu_config *cfg, const struct ppu_hw_config_key *k);
+/* Whether two configurations agree on every key. */
+bool ppu_hw_config_equal(const struct ppu_gpu_config *a, const struct ppu_gpu_config *b);
+
+/* Parses the text of a configuration file on top of *cfg (usually the
+ * defaults). Every problem is appended to err (when given) as one line
+ * "<source>:<line>: <what was wrong>"; keys after a bad line are still read
+ * so one run shows every mistake. Checks between keys (the SM count) run at
+ * the end. Returns the number of errors; *cfg is only meaningful when 0. */
+unsigned ppu_hw_config_parse(struct ppu_gpu_config *cfg, const char *text, const char *source,
+                             char *err, size_t err_size);
+
+/* Defaults, then `spec`: the name of a built-in preset, or a path to a file
+ * (anything with a '/' or a '.' is a path). Returns the number of errors. */
+unsigned ppu_hw_config_load(struct ppu_gpu_config *cfg, const char *spec, char *err,
+                            size_t err_size);
+
+/* Built-in presets: the files of hw/presets/, compiled in at build time. */
+struct ppu_hw_preset {
+   const char *name; /* file name without .conf */
+   const char *text; /* the file's bytes */
+};
+extern const struct ppu_hw_preset ppu_hw_presets[];
+extern const unsigned ppu_hw_preset_count;
+const char *ppu_hw_config_preset_text(const char *name); /* NULL if not built in */
+
+/* The closest name to `word` among `count` names (NULL-terminated list when
+ * count is 0), or NULL when none is close enough to be a likely typo. */
+const char *ppu_hw_config_suggest(const char *word, const char *const *names, unsigned count);
+
+/* Text of the effective configuration: every key as `name = value`, each
+ * followed by a comment saying whether it is the default. Parsing the text
+ * gives cfg back. `title` goes in the first comment line. malloc'd; NULL
+ * when out of memory. */
+char *ppu_hw_config_format(const struct ppu_gpu_config *cfg, const char *title);
+/* docs/hw-config.md: the format, the table of keys and the presets. */
+char *ppu_hw_config_doc_markdown(void);
+
+#endif /* PPU_HW_CONFIG_H */

@@ -1,0 +1,283 @@
+/* Writing configurations back out: the effective configuration as a file
+ * that parses to the same chip, and docs/hw-config.md from the key table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_internal.h"
+
+void ppu_strbuf_printf(struct ppu_strbuf *b, const char *fmt, ...)
+{
+   if (b->failed)
+      return;
+   for (;;) {
+      va_list ap;
+      va_start(ap, fmt);
+      size_t room = b->cap - b->len;
+      int n = vsnprintf(b->text ? b->text + b->len : NULL, room, fmt, ap);
+      va_end(ap);
+      if (n < 0) {
+         b->failed = true;
+         return;
+      }
+      if ((size_t)n < room) {
+         b->len += (size_t)n;
+         return;
+      }
+      size_t cap = b->cap ? b->cap * 2 : 4096;
+      while (cap - b->len <= (size_t)n)
+         cap *= 2;
+      char *text = realloc(b->text, cap);
+      if (!text) {
+         b->failed = true;
+         return;
+      }
+      b->text = text;
+      b->cap = cap;
+   }
+}
+
+char *ppu_strbuf_finish(struct ppu_strbuf *b)
+{
+   if (b->failed || !b->text) {
+      free(b->text);
+      return NULL;
+   }
+   return b->text;
+}
+
+/* A decimal that reads back as exactly f: short when the value is (1.545,
+ * not 1.5449999999999999), all 17 digits when it has to be. */
+static void format_float(char *buf, size_t size, double f)
+{
+   snprintf(buf, size, "%.15g", f);
+   if (strtod(buf, NULL) != f)
+      snprintf(buf, size, "%.17g", f);
+}
+
+void ppu_hw_config_format_value(char *buf, size_t size, const struct ppu_hw_config_key *k,
+                                uint64_t v, double f, bool with_unit)
+{
+   const char *unit = with_unit ? k->unit : "";
+   switch (k->type) {
+   case PPU_HWCFG_BOOL:
+      snprintf(buf, size, "%s", v ? "true" : "false");
+      return;
+   case PPU_HWCFG_ENUM:
+      snprintf(buf, size, "%s", k->enum_names[v]);
+      return;
+   case PPU_HWCFG_FLOAT: {
+      char num[40];
+      format_float(num, sizeof(num), f);
+      snprintf(buf, size, "%s%s%s", num, *unit ? " " : "", unit);
+      return;
+   }
+   case PPU_HWCFG_SIZE: {
+      static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+      unsigned u = 0;
+      while (u < 4 && v && v % (1024ull << (10 * u)) == 0)
+         u++;
+      snprintf(buf, size, "%llu %s", (unsigned long long)(v >> (10 * u)), units[u]);
+      return;
+   }
+   case PPU_HWCFG_INT:
+      snprintf(buf, size, "%llu%s%s", (unsigned long long)v, *unit ? " " : "", unit);
+      return;
+   }
+}
+
+static void format_key_value(char *buf, size_t size, const struct ppu_gpu_config *cfg,
+                             const struct ppu_hw_config_key *k, bool with_unit)
+{
+   if (k->type == PPU_HWCFG_FLOAT)
+      ppu_hw_config_format_value(buf, size, k, 0, ppu_hw_config_get_float(cfg, k), with_unit);
+   else
+      ppu_hw_config_format_value(buf, size, k, ppu_hw_config_get(cfg, k), 0, with_unit);
+}
+
+char *ppu_hw_config_format(const struct ppu_gpu_config *cfg, const char *title)
+{
+   struct ppu_strbuf b = {0};
+   ppu_strbuf_printf(&b, "# PPU hardware configuration: %s\n", title ? title : "effective");
+   ppu_strbuf_printf(&b, "# Every key, with its default in the comment (docs/hw-config.md).\n");
+   const char *section = "";
+   size_t section_len = 0;
+   for (unsigned i = 0; i < PPU_HWCFG_KEY_COUNT; i++) {
+      const struct ppu_hw_config_key *k = &ppu_hw_config_keys[i];
+      size_t len = (size_t)(strchr(k->name, '.') - k->name);
+      if (len != section_len || strncmp(k->name, section, len) != 0)
+         ppu_strbuf_printf(&b, "\n");
+      section = k->name;
+      section_len = len;
+
+      char value[64], def[64];
+      format_key_value(value, sizeof(value), cfg, k, true);
+      ppu_hw_config_format_value(def, sizeof(def), k, k->def, k->fdef, true);
+      char line[160];
+      snprintf(line, sizeof(line), "%s = %s", k->name, value);
+      const char *use = k->use == PPU_HWCFG_USE_TIMING ? ", timing mode" : "";
+      if (ppu_hw_config_is_default(cfg, k))
+         ppu_strbuf_printf(&b, "%-52s # default%s\n", line, use);
+      else
+         ppu_strbuf_printf(&b, "%-52s # set; default %s%s\n", line, def, use);
+   }
+   return ppu_strbuf_finish(&b);
+}
+
+static const char *type_name(const struct ppu_hw_config_key *k)
+{
+   switch (k->type) {
+   case PPU_HWCFG_INT:
+      return "integer";
+   case PPU_HWCFG_SIZE:
+      return "size";
+   case PPU_HWCFG_BOOL:
+      return "boolean";
+   case PPU_HWCFG_ENUM:
+      return "enum";
+   case PPU_HWCFG_FLOAT:
+      return "float";
+   }
+   return "?";
+}
+
+static const char *use_name(const struct ppu_hw_config_key *k)
+{
+   switch (k->use) {
+   case PPU_HWCFG_USE_MODEL:
+      return "model";
+   case PPU_HWCFG_USE_FIXED:
+      return "model (fixed size)";
+   case PPU_HWCFG_USE_TIMING:
+      return "timing mode";
+   }
+   return "?";
+}
+
+static const char doc_head[] =
+    "# Hardware configuration\n"
+    "\n"
+    "<!-- Generated by `build/tools/ppu_config/ppu-config --doc > docs/hw-config.md`\n"
+    "     from the key table in hw/include/ppu/hw_config.h; tests/config checks that\n"
+    "     this file matches. Edit the table, not this file. -->\n"
+    "\n"
+    "The PPU model's shape and sizes come from a hardware configuration: a text\n"
+    "file of named keys, or a built-in preset. The Vulkan driver reads it when it\n"
+    "creates a device:\n"
+    "\n"
+    "```sh\n"
+    "VKPPU_HW_CONFIG=mobile ./my_vulkan_app            # a built-in preset\n"
+    "VKPPU_HW_CONFIG=./my-chip.conf ./my_vulkan_app    # a file\n"
+    "```\n"
+    "\n"
+    "Unset, the chip is the default one (every key at its default below). A\n"
+    "value containing a `/` or a `.` is a path; anything else names a preset.\n"
+    "Any error (unknown key, bad value, value out of range, duplicate key,\n"
+    "unreadable file) makes `vkCreateDevice` fail with\n"
+    "`VK_ERROR_INITIALIZATION_FAILED` and a message on stderr (and to debug\n"
+    "messengers) naming file, line and what was wrong; an unknown key close to a\n"
+    "real one gets a \"did you mean\" suggestion.\n"
+    "\n"
+    "`ppu-config [preset|file]` prints the effective configuration (every key,\n"
+    "its value and unit, and whether it is the default); its output is itself a\n"
+    "valid configuration file. `ppu-config --doc` prints this page.\n"
+    "\n"
+    "## Format\n"
+    "\n"
+    "```\n"
+    "# comment to the end of the line\n"
+    "gpu.gpcs = 1\n"
+    "sm.shared_memory = 64 KiB      # sizes need a unit: B, KiB, MiB, GiB or TiB\n"
+    "gpu.clock = 1.2 GHz            # other units are optional: 1.2 means the same\n"
+    "ttu.merge_node_requests = true # true/false, yes/no, on/off, 1/0\n"
+    "```\n"
+    "\n"
+    "One `section.key = value` per line; blank lines and `#` comments are\n"
+    "ignored. Integers are decimal or `0x` hex. Keys not given keep their\n"
+    "default, and each key may be given once.\n"
+    "\n"
+    "The *used by* column is honest about what acts on a key today: *model*\n"
+    "keys change what the functional model does; *model (fixed size)* keys name\n"
+    "a size the model still fixes at compile time, so their range is that one\n"
+    "value until the unit reads the key; *timing mode* keys are read and\n"
+    "validated now so that files stay valid, and only the timing mode (not\n"
+    "implemented yet) will use them.\n"
+    "\n"
+    "The Vulkan driver advertises limits of the default chip, so it refuses a\n"
+    "configuration that cannot honour them: fewer than 16 `gpu.channels`, 32\n"
+    "`sm.warps_max`, 65536 `sm.registers` or 48 KiB of `sm.shared_memory`.\n"
+    "\n"
+    "## Keys\n"
+    "\n"
+    "| key | type | default | range | unit | used by | description |\n"
+    "| --- | --- | --- | --- | --- | --- | --- |\n";
+
+char *ppu_hw_config_doc_markdown(void)
+{
+   struct ppu_strbuf b = {0};
+   ppu_strbuf_printf(&b, "%s", doc_head);
+   for (unsigned i = 0; i < PPU_HWCFG_KEY_COUNT; i++) {
+      const struct ppu_hw_config_key *k = &ppu_hw_config_keys[i];
+      char def[64], lo[64], hi[64], range[256];
+      ppu_hw_config_format_value(def, sizeof(def), k, k->def, k->fdef, false);
+      ppu_hw_config_format_value(lo, sizeof(lo), k, k->min, k->fmin, false);
+      ppu_hw_config_format_value(hi, sizeof(hi), k, k->max, k->fmax, false);
+      if (k->type == PPU_HWCFG_ENUM) {
+         size_t n = 0;
+         for (unsigned e = 0; k->enum_names[e] && n < sizeof(range); e++)
+            n += (size_t)snprintf(range + n, sizeof(range) - n, "%s`%s`", e ? ", " : "",
+                                  k->enum_names[e]);
+      } else if (k->type == PPU_HWCFG_BOOL) {
+         snprintf(range, sizeof(range), "true, false");
+      } else if (k->step > 1) {
+         char step[64];
+         ppu_hw_config_format_value(step, sizeof(step), k, k->step, 0, false);
+         snprintf(range, sizeof(range), "%s .. %s, multiple of %s", lo, hi, step);
+      } else {
+         snprintf(range, sizeof(range), "%s .. %s", lo, hi);
+      }
+      const char *unit = k->type == PPU_HWCFG_SIZE ? "bytes" : k->unit;
+      ppu_strbuf_printf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", k->name, type_name(k), def,
+                        range, unit, use_name(k), k->description);
+   }
+
+   /* The presets, as the keys they change. */
+   ppu_strbuf_printf(&b, "\n## Presets\n\nBuilt in, and shipped as the files of `hw/presets/` "
+                         "(the build compiles those files in; each file says where its numbers "
+                         "come from). Keys a preset leaves at the default are not listed.\n\n");
+   struct ppu_gpu_config cfgs[8];
+   unsigned n = ppu_hw_preset_count < 8 ? ppu_hw_preset_count : 8;
+   ppu_strbuf_printf(&b, "| key | unit | default |");
+   for (unsigned p = 0; p < n; p++) {
+      ppu_hw_config_load(&cfgs[p], ppu_hw_presets[p].name, NULL, 0);
+      if (strcmp(ppu_hw_presets[p].name, "default") != 0)
+         ppu_strbuf_printf(&b, " `%s` |", ppu_hw_presets[p].name);
+   }
+   ppu_strbuf_printf(&b, "\n| --- | --- | --- |");
+   for (unsigned p = 0; p < n; p++) {
+      if (strcmp(ppu_hw_presets[p].name, "default") != 0)
+         ppu_strbuf_printf(&b, " --- |");
+   }
+   ppu_strbuf_printf(&b, "\n");
+   for (unsigned i = 0; i < PPU_HWCFG_KEY_COUNT; i++) {
+      const struct ppu_hw_config_key *k = &ppu_hw_config_keys[i];
+      bool differs = false;
+      for (unsigned p = 0; p < n; p++)
+         differs |= !ppu_hw_config_is_default(&cfgs[p], k);
+      if (!differs)
+         continue;
+      char def[64];
+      ppu_hw_config_format_value(def, sizeof(def), k, k->def, k->fdef, false);
+      ppu_strbuf_printf(&b, "| `%s` | %s | %s |", k->name,
+                        k->type == PPU_HWCFG_SIZE ? "bytes" : k->unit, def);
+      for (unsigned p = 0; p < n; p++) {
+         if (strcmp(ppu_hw_presets[p].name, "default") == 0)
+            continue;
+         char value[64];
+         format_key_value(value, sizeof(value), &cfgs[p], k, false);
+         ppu_strbuf_printf(&b, " %s |", value);
+      }
+      ppu_strbuf_printf(&b, "\n");
+   }
+   return ppu_strbuf_finish(&b);
+}

@@ -1,0 +1,170 @@
+/* See tex_filter.h. */
+#include "texture/tex_filter.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "texture/texel_codec.h"
+
+bool ppu_tex_compare(unsigned op, float ref, float test)
+{
+   switch (op) {
+   case 1:
+      return ref < test;
+   case 2:
+      return ref == test;
+   case 3:
+      return ref <= test;
+   case 4:
+      return ref > test;
+   case 5:
+      return ref != test;
+   case 6:
+      return ref >= test;
+   case 7:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static float f32(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+static uint32_t u32(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+/* The border color in the format's numeric class: integer borders for
+ * integer formats, float borders otherwise; a border of the other kind is
+ * converted (the driver normally picks the matching one). */
+static void border_texel(const struct ppu_sampler_header *smp, enum ppu_texel_class cls,
+                         struct ppu_texel *v)
+{
+   bool int_border = (smp->flags & PPU_SAMPLER_FLAG_BORDER_INT) != 0;
+   for (unsigned c = 0; c < 4; c++) {
+      uint32_t b = smp->border_color[c];
+      if (cls == PPU_TEXEL_CLASS_FLOAT) {
+         v->f[c] = int_border ? (float)(int32_t)b : f32(b);
+      } else if (int_border) {
+         v->u[c] = b;
+      } else {
+         float f = f32(b);
+         f = isnan(f) ? 0.0f : fminf(fmaxf(f, -2147483648.0f), 2147483520.0f);
+         v->i[c] = (int32_t)f;
+      }
+   }
+}
+
+static bool read_texel(struct ppu_tex_cache *cache, uint64_t pd_pa,
+                       const struct ppu_tex_lane_footprint *lf, const struct ppu_tex_texel_ref *t,
+                       struct ppu_texel *v, struct ppu_fault *fault)
+{
+   const struct ppu_texture_header *h = lf->tex;
+   uint8_t raw[16];
+   uint32_t bytes = ppu_tex_format_bytes(h->format);
+   if (!ppu_tex_cache_read(cache, pd_pa, t->va, raw, bytes, fault))
+      return false;
+   if (ppu_tex_format_is_compressed(h->format)) {
+      struct ppu_texel block[16];
+      ppu_texel_decode_block((enum ppu_tex_format)h->format, raw, block);
+      *v = block[t->sub % 16];
+   } else {
+      ppu_texel_decode((enum ppu_tex_format)h->format, raw, (h->flags & PPU_TEX_FLAG_STENCIL) != 0,
+                       v);
+   }
+   return true;
+}
+
+/* Depth formats stored as UNORM clamp the reference to [0, 1] first. */
+static float compare_reference(unsigned format, float dref)
+{
+   if (format == PPU_TEX_FORMAT_D16_UNORM || format == PPU_TEX_FORMAT_X8_D24_UNORM ||
+       format == PPU_TEX_FORMAT_D24_UNORM_S8_UINT)
+      return fminf(fmaxf(dref, 0.0f), 1.0f);
+   return dref;
+}
+
+static uint32_t swizzled(const struct ppu_texel *v, unsigned sel, enum ppu_texel_class cls)
+{
+   if (sel <= PPU_TEX_SWIZZLE_A)
+      return v->u[sel];
+   if (sel == PPU_TEX_SWIZZLE_ONE)
+      return cls == PPU_TEXEL_CLASS_FLOAT ? u32(1.0f) : 1u;
+   return 0;
+}
+
+static bool filter_lane(struct ppu_tex_cache *cache, uint64_t pd_pa, const struct ppu_tex_instr *in,
+                        const struct ppu_tex_lane_footprint *lf, uint32_t out[4],
+                        struct ppu_fault *fault)
+{
+   const struct ppu_texture_header *h = lf->tex;
+   enum ppu_texel_class cls = ppu_texel_format_class((enum ppu_tex_format)h->format);
+   float dref = compare_reference(h->format, lf->dref);
+   float acc[4] = {0, 0, 0, 0};
+   struct ppu_texel first;
+   memset(&first, 0, sizeof(first));
+   for (unsigned i = 0; i < lf->count; i++) {
+      const struct ppu_tex_texel_ref *t = &lf->texel[i];
+      struct ppu_texel v;
+      if (t->border)
+         border_texel(lf->smp, cls, &v);
+      else if (!read_texel(cache, pd_pa, lf, t, &v, fault))
+         return false;
+      if (in->compare) {
+         float pass = ppu_tex_compare(lf->smp->compare_op, dref, v.f[0]) ? 1.0f : 0.0f;
+         v.f[0] = pass;
+         v.f[1] = v.f[2] = 0.0f;
+         v.f[3] = 1.0f;
+      }
+      if (in->kind == PPU_TEX_KIND_GATHER) {
+         /* Texel i of the footprint gives component i of the result. */
+         unsigned sel = in->compare ? 0 : (h->swizzle >> (4 * in->component)) & 0xf;
+         out[i & 3] = in->compare ? v.u[0] : swizzled(&v, sel, cls);
+         continue;
+      }
+      if (i == 0)
+         first = v;
+      for (unsigned c = 0; c < 4; c++)
+         acc[c] += t->weight * v.f[c];
+   }
+   if (in->kind == PPU_TEX_KIND_GATHER)
+      return true;
+   /* One texel of weight 1 (fetches, nearest) keeps its bits exactly (the
+    * sign of a zero, NaN payloads); integer texels are never filtered. */
+   struct ppu_texel result = first;
+   bool single = lf->count == 1 && lf->texel[0].weight == 1.0f;
+   if ((cls == PPU_TEXEL_CLASS_FLOAT || in->compare) && !single)
+      memcpy(result.f, acc, sizeof(acc));
+   if (lf->count == 0)
+      memset(&result, 0, sizeof(result));
+   for (unsigned c = 0; c < 4; c++)
+      out[c] = swizzled(&result, (h->swizzle >> (4 * c)) & 0xf,
+                        in->compare ? PPU_TEXEL_CLASS_FLOAT : cls);
+   return true;
+}
+
+bool ppu_tex_filter_quad(struct ppu_tex_cache *cache, uint64_t pd_pa,
+                         const struct ppu_tex_footprint *fp, struct ppu_counter_block *counters,
+                         uint32_t out[4][4], struct ppu_fault *fault)
+{
+   memset(out, 0, 16 * sizeof(uint32_t));
+   for (unsigned l = 0; l < 4; l++) {
+      const struct ppu_tex_lane_footprint *lf = &fp->lane[l];
+      if (!lf->active || lf->zero || !lf->tex)
+         continue;
+      if (fp->instr.kind != PPU_TEX_KIND_FETCH && !lf->smp)
+         continue;
+      if (!filter_lane(cache, pd_pa, &fp->instr, lf, out[l], fault))
+         return false;
+      ppu_counter_add(counters, PPU_COUNTER_TEX_TEXELS_FILTERED, lf->count);
+   }
+   return true;
+}
