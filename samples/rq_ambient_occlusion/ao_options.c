@@ -11,7 +11,7 @@ static void usage(const char *argv0)
 {
    fprintf(stderr,
            "usage: %s [--scene NAME | --obj FILE --eye X,Y,Z --look-at X,Y,Z --fov DEG "
-           "--ao-radius R]\n"
+           "--ao-radius R | --ao-fraction F]\n"
            "          [--scenes-dir DIR] [--width N] [--height N] [--spp N] [--output FILE.png]\n"
            "          [--validate] [--benchmark] [--device-build | --host-build] [--compact]\n"
            "          [--expect-mean-ao A] [--expect-hit-fraction H] [--tolerance T]\n"
@@ -88,6 +88,8 @@ static bool parse_one(const char *a, const char *v, struct ao_options *o, struct
       return g->fov = parse_float(v, 0.01, 179.0, &o->fov_degrees);
    else if (!strcmp(a, "--ao-radius"))
       return g->radius = parse_float(v, 1e-30, 1e30, &o->ao_radius);
+   else if (!strcmp(a, "--ao-fraction"))
+      return g->radius = parse_float(v, 1e-6, 1.0, &o->ao_fraction);
    else if (!strcmp(a, "--width"))
       return parse_u32(v, 1, 16384, &o->width);
    else if (!strcmp(a, "--height"))
@@ -153,7 +155,9 @@ int ao_options_parse(int argc, char **argv, struct ao_options *o)
       o->scenes_dir = default_scenes_dir();
    if (obj) {
       if (!given.eye || !given.look_at || !given.fov || !given.radius) {
-         fprintf(stderr, "%s: --obj needs --eye, --look-at, --fov and --ao-radius\n", RQ_TAG);
+         fprintf(stderr,
+                 "%s: --obj needs --eye, --look-at, --fov and --ao-radius (or --ao-fraction)\n",
+                 RQ_TAG);
          return 2;
       }
       snprintf(o->mesh_path, sizeof(o->mesh_path), "%s", obj);

@@ -14,6 +14,7 @@ struct ao_options {
    const char *scenes_dir;
    char mesh_path[4096];
    float eye[3], look_at[3], fov_degrees, ao_radius;
+   float ao_fraction; /* > 0: AO radius = this x the scene's bounding-box diagonal */
    uint32_t width, height, spp;
    const char *output;
    bool validate, benchmark, host_build, compact;

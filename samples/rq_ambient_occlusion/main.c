@@ -221,6 +221,8 @@ int main(int argc, char **argv)
    }
    if (o.benchmark)
       printf("%s: loaded %s in %.3f s\n", RQ_TAG, o.mesh_path, rq_host_seconds() - load_start);
+   if (o.ao_fraction > 0)
+      o.ao_radius = o.ao_fraction * obj_mesh_diagonal(&mesh);
 
    struct rq_context ctx;
    VkResult r = rq_context_init(&ctx, o.validate);

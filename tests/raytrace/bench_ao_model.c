@@ -26,6 +26,7 @@ struct options {
    uint32_t threads[8], thread_runs;
    bool predictor;
    struct ppu_ttu_predictor_config predictor_config, predictor_resolved;
+   double ao_fraction; /* > 0: AO radius = this x the scene diagonal (the paper's 0.25-0.4) */
 };
 
 /* The predictor's figures of one scene, printed after the main table. */
@@ -73,6 +74,8 @@ static bool run_once(const struct obj_mesh *mesh, const struct scene_camera *cam
    if (ok) {
       struct rt_ao_push pc;
       rt_ao_push_setup(cam, rt_mesh_diagonal(mesh), o->width, o->height, o->spp, &pc);
+      if (o->ao_fraction > 0)
+         pc.ao_radius = (float)(o->ao_fraction * rt_mesh_diagonal(mesh));
       uint64_t before[PPU_COUNTER_COUNT], after[PPU_COUNTER_COUNT];
       ppu_gpu_read_counters(m.ctu.h.t.gpu, before);
       double t0 = now_seconds();
@@ -217,6 +220,8 @@ int main(int argc, char **argv)
          ok = parse_u32(v, &o.width), i++;
       else if (!strcmp(a, "--height") && v)
          ok = parse_u32(v, &o.height), i++;
+      else if (!strcmp(a, "--ao-fraction") && v)
+         o.ao_fraction = strtod(v, NULL), ok = o.ao_fraction > 0 && o.ao_fraction <= 1, i++;
       else if (!strcmp(a, "--spp") && v)
          ok = parse_u32(v, &o.spp), i++;
       else if (!strcmp(a, "--band-pixels") && v)
@@ -239,11 +244,12 @@ int main(int argc, char **argv)
       else
          ok = false;
       if (!ok) {
-         fprintf(stderr,
-                 "usage: %s [--width N] [--height N] [--spp N] [--threads N[,N...]] "
-                 "[--band-pixels N] [--predictor] [--go-up-level N] [--hash grid|two_point] "
-                 "[--entries N] [scene ...]\n",
-                 argv[0]);
+         fprintf(
+             stderr,
+             "usage: %s [--width N] [--height N] [--spp N] [--ao-fraction F] [--threads N[,N...]] "
+             "[--band-pixels N] [--predictor] [--go-up-level N] [--hash grid|two_point] "
+             "[--entries N] [scene ...]\n",
+             argv[0]);
          return 2;
       }
    }
