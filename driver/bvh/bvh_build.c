@@ -193,6 +193,14 @@ static void write_node(const struct writer *w, uint32_t i, struct bvh_build_stat
    node->child_count = (uint8_t)wn->slot_count;
    node->parent = wn->parent;
    node->depth = wn->depth;
+   /* Ancestors 2..7 from the wide nodes' parent links: at most six reads
+    * of finished data, so nodes stay independent of each other and of the
+    * thread that writes them (deterministic output). */
+   uint32_t up = wn->parent;
+   for (unsigned a = 0; a < PPU_BVH_ANCESTORS - 1u; a++) {
+      up = up == PPU_BVH_NONE ? PPU_BVH_NONE : w->collapse->wide[up].parent;
+      node->ancestor[a] = up;
+   }
    node->internal_base = wn->internal_base;
    node->leaf_base = wn->leaf_base;
    uint32_t next_internal = wn->internal_base, next_record = wn->leaf_base;

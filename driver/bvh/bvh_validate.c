@@ -101,6 +101,9 @@ static enum bvh_result check_topology(struct validator *v)
       read_node(v, i, &node);
       if (i == 0 && (node.parent != PPU_BVH_NONE || node.depth != 0))
          return fail(v, "root has parent %u depth %u", node.parent, node.depth);
+      for (unsigned a = 0; i == 0 && a < PPU_BVH_ANCESTORS - 1u; a++)
+         if (node.ancestor[a] != PPU_BVH_NONE)
+            return fail(v, "root has ancestor[%u] %u", a, node.ancestor[a]);
       if (i > 0 && !v->node_seen[i])
          return fail(v, "node %u is not reached from the root", i);
       if (node.depth >= PPU_BVH_MAX_DEPTH)
@@ -127,6 +130,14 @@ static enum bvh_result check_topology(struct validator *v)
             if (child.parent != i || child.depth != node.depth + 1)
                return fail(v, "node %llu: parent %u depth %u, expected %u and %u",
                            (unsigned long long)c, child.parent, child.depth, i, node.depth + 1);
+            /* The parent's list is checked (top down, from the root's), so
+             * by induction every entry is the parent chain's. */
+            for (unsigned a = 0; a < PPU_BVH_ANCESTORS - 1u; a++) {
+               uint32_t want = a == 0 ? node.parent : node.ancestor[a - 1];
+               if (child.ancestor[a] != want)
+                  return fail(v, "node %llu: ancestor[%u] %u, expected %u", (unsigned long long)c,
+                              a, child.ancestor[a], want);
+            }
          } else if (kind == PPU_BVH_CHILD_LEAF) {
             uint64_t first = (uint64_t)node.leaf_base + node.child_index[s];
             unsigned n = node.child_records[s];

@@ -85,6 +85,8 @@ TEST_CASE(single_primitive_is_a_root_with_one_leaf)
    CHECK_EQ_U64(root->child_kind[0], PPU_BVH_CHILD_LEAF);
    CHECK_EQ_U64(root->child_records[0], 1);
    CHECK_EQ_U64(root->parent, PPU_BVH_NONE);
+   for (unsigned a = 0; a < PPU_BVH_ANCESTORS - 1u; a++)
+      CHECK_EQ_U64(root->ancestor[a], PPU_BVH_NONE);
    CHECK(valid(bvh));
    free(bvh);
 }
@@ -239,6 +241,21 @@ TEST_CASE(depth_bound_holds_for_pathological_input)
    REQUIRE(bvh);
    CHECK(valid(bvh));
    CHECK_MSG(st.max_depth < PPU_BVH_MAX_DEPTH, "max depth %u", st.max_depth);
+   /* Deep enough that ancestors 2..7 are all real nodes somewhere: each
+    * stored entry is the node's parent chain, walked here on the host
+    * (independently of bvh_validate's check against the parent's list). */
+   CHECK_MSG(st.max_depth > PPU_BVH_ANCESTORS, "max depth %u", st.max_depth);
+   const struct ppu_bvh_header *h = bvh;
+   const struct ppu_bvh_node *nodes = (const void *)((const uint8_t *)bvh + h->node_offset);
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < h->node_count; i++) {
+      uint32_t up = nodes[i].parent;
+      for (unsigned a = 0; a < PPU_BVH_ANCESTORS - 1u; a++) {
+         up = up == PPU_BVH_NONE ? PPU_BVH_NONE : nodes[up].parent;
+         bad += nodes[i].ancestor[a] != up;
+      }
+   }
+   CHECK_EQ_U64(bad, 0);
    free(bvh);
    free(v);
 }

@@ -196,6 +196,19 @@ TEST_CASE(validate_rejects_damaged_structures)
    root->child_index[1] = root->child_index[0];
    root->child_records[1] = root->child_records[0];
    CHECK(bvh_validate(copy, size, why, sizeof(why)) == BVH_ERROR_CORRUPT);
+   /* A wrong stored ancestor: above the root (node 1's grandparent), and
+    * one the root claims. */
+   REQUIRE(h->node_count > 1);
+   memcpy(copy, bvh, size);
+   ((struct ppu_bvh_node *)(copy + h->node_offset))[1].ancestor[0] = 0;
+   CHECK(bvh_validate(copy, size, why, sizeof(why)) == BVH_ERROR_CORRUPT);
+   memcpy(copy, bvh, size);
+   ((struct ppu_bvh_node *)(copy + h->node_offset))[0].ancestor[5] = 1;
+   CHECK(bvh_validate(copy, size, why, sizeof(why)) == BVH_ERROR_CORRUPT);
+   /* Version 1 (nodes without ancestors) is not this format. */
+   memcpy(copy, bvh, size);
+   ((struct ppu_bvh_header *)copy)->version = 1;
+   CHECK(bvh_validate(copy, size, why, sizeof(why)) == BVH_ERROR_CORRUPT);
    /* Too short a buffer. */
    CHECK(bvh_validate(bvh, size - 1, why, sizeof(why)) == BVH_ERROR_CORRUPT);
    CHECK(bvh_validate(bvh, 10, why, sizeof(why)) == BVH_ERROR_CORRUPT);

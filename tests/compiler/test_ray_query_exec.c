@@ -56,6 +56,8 @@ static void write_root(struct ppu_bvh_node *n, const struct box *child, uint32_t
    memset(n, 0, sizeof(*n));
    n->child_count = (uint8_t)count;
    n->parent = PPU_BVH_NONE;
+   for (unsigned a = 0; a < PPU_BVH_ANCESTORS - 1u; a++)
+      n->ancestor[a] = PPU_BVH_NONE; /* the root has none */
    for (int a = 0; a < 3; a++) {
       n->origin[a] = floorf(all->lo[a]) - 1.0f;
       int e = -8;

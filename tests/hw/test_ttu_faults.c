@@ -86,10 +86,15 @@ TEST_CASE(top_level_that_is_not_a_bvh_faults_bad_ray_query_at_the_init_pc)
    uint64_t copy = hwt_alloc_mapped(&h.t, 4096, true);
    struct ppu_bvh_header hd;
    hwt_read(&h.t.mem, h.t.pd, scene.tlas, &hd, sizeof(hd));
-   hd.version = 2;
-   hwt_write(&h.t.mem, h.t.pd, copy, &hd, sizeof(hd));
-   set_tlas(copy);
-   expect_fault(init_proceed, PPU_FAULT_BAD_RAY_QUERY, 0, copy, "version 2");
+   /* Version 1 (nodes without stored ancestors) and a future version. */
+   const uint32_t refused[2] = {1, PPU_BVH_VERSION + 1};
+   for (unsigned i = 0; i < 2; i++) {
+      hd.version = refused[i];
+      hwt_write(&h.t.mem, h.t.pd, copy, &hd, sizeof(hd));
+      set_tlas(copy);
+      expect_fault(init_proceed, PPU_FAULT_BAD_RAY_QUERY, 0, copy,
+                   i ? "a future version" : "version 1");
+   }
    set_tlas(scene.tlas + 64);
    expect_fault(init_proceed, PPU_FAULT_BAD_RAY_QUERY, 0, 0, "not 128-byte aligned");
    /* The chip is fine afterwards. */
@@ -218,6 +223,8 @@ static uint64_t chain_blas(uint32_t nodes)
       }
       n->child_count = 1;
       n->parent = i ? i - 1 : PPU_BVH_NONE;
+      for (uint32_t a = 0; a < PPU_BVH_ANCESTORS - 1u; a++) /* a chain: i - (a + 2) */
+         n->ancestor[a] = i >= a + 2 ? i - (a + 2) : PPU_BVH_NONE;
       n->depth = i;
       n->internal_base = i + 1;
       n->child_kind[0] = i + 1 < nodes ? PPU_BVH_CHILD_INTERNAL : PPU_BVH_CHILD_LEAF;

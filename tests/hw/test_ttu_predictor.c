@@ -390,6 +390,70 @@ TEST_CASE(go_up_level_k_teaches_the_table_the_kth_ancestor_of_the_hit_leaf)
    hwc_finish(&h);
 }
 
+/* Go Up Level on a chain of 20 nodes (node i's parent is i - 1): the k-th
+ * ancestor of the deepest node for every k, with the node fetches it costs.
+ * The node holding the hit is latched by the walk that found it, so k <= 7
+ * (its parent and stored ancestors 2..7) fetches nothing and each further 7
+ * levels fetch one node; without the latch the node itself is fetched. A
+ * stored ancestor beyond the structure is a fault, as a bad parent was. */
+TEST_CASE(go_up_level_reads_stored_ancestors_and_fetches_one_node_per_seven_levels)
+{
+   REQUIRE(hwc_init(&h, NULL));
+   enum { CHAIN = 20 };
+   struct ppu_bvh_node chain[CHAIN];
+   memset(chain, 0, sizeof(chain));
+   for (uint32_t i = 0; i < CHAIN; i++) {
+      chain[i].parent = i ? i - 1 : PPU_BVH_NONE;
+      for (uint32_t a = 0; a < PPU_BVH_ANCESTORS - 1u; a++)
+         chain[i].ancestor[a] = i >= a + 2 ? i - (a + 2) : PPU_BVH_NONE;
+   }
+   uint64_t va = hwt_alloc_mapped(&h.t, 256 + sizeof(chain), false);
+   hwt_write(&h.t.mem, h.t.pd, va + 256, chain, sizeof(chain));
+   struct lone_ttu u;
+   REQUIRE(lone_init(&u, 3));
+   for (int latched = 0; latched < 2; latched++)
+      for (uint32_t k = 0; k <= PPU_BVH_MAX_DEPTH; k++) {
+         struct ppu_fault f;
+         struct ppu_ttu_query q = {.ttu = &u.ttu, .pd_pa = h.t.pd, .fault = &f};
+         q.p.bottom = (struct ppu_ttu_level){.address = va,
+                                             .kind = PPU_BVH_KIND_TRIANGLES,
+                                             .node_offset = 256,
+                                             .node_count = CHAIN};
+         if (latched) {
+            q.leaf_node.valid = true;
+            q.leaf_node.level = va;
+            q.leaf_node.node = CHAIN - 1;
+            q.leaf_node.ancestor[0] = chain[CHAIN - 1].parent;
+            memcpy(&q.leaf_node.ancestor[1], chain[CHAIN - 1].ancestor, sizeof(chain[0].ancestor));
+         }
+         uint64_t before = lone_counter(&u, PPU_COUNTER_TTU_NODE_FETCHES);
+         uint32_t out = ~0u;
+         REQUIRE(ppu_ttu_bottom_ancestor(&q, CHAIN - 1, k, &out));
+         uint64_t fetches = lone_counter(&u, PPU_COUNTER_TTU_NODE_FETCHES) - before;
+         /* Each 7 levels (or part) read one node's list, up to the root
+          * at level CHAIN - 1. */
+         uint32_t lists = ((k < CHAIN - 1 ? k : CHAIN - 1) + 6u) / 7u;
+         uint64_t want_fetches = k == 0 ? 0 : lists - (latched ? 1u : 0u);
+         CHECK_MSG(out == (k < CHAIN ? CHAIN - 1 - k : 0), "k %u: ancestor %u", k, out);
+         CHECK_MSG(fetches == want_fetches, "k %u latched %d: %llu fetches, want %llu", k, latched,
+                   (unsigned long long)fetches, (unsigned long long)want_fetches);
+      }
+   /* A stored ancestor beyond the nodes: no ancestor, a fault. */
+   chain[CHAIN - 1].ancestor[2] = CHAIN;
+   hwt_write(&h.t.mem, h.t.pd, va + 256, chain, sizeof(chain));
+   struct ppu_fault f;
+   struct ppu_ttu_query q = {.ttu = &u.ttu, .pd_pa = h.t.pd, .fault = &f};
+   q.p.bottom = (struct ppu_ttu_level){
+       .address = va, .kind = PPU_BVH_KIND_TRIANGLES, .node_offset = 256, .node_count = CHAIN};
+   uint32_t out;
+   CHECK(ppu_ttu_bottom_ancestor(&q, CHAIN - 1, 3, &out));
+   CHECK_EQ_U64(out, CHAIN - 4);
+   CHECK(!ppu_ttu_bottom_ancestor(&q, CHAIN - 1, 4, &out));
+   CHECK_EQ_U64(f.kind, PPU_FAULT_BAD_RAY_QUERY);
+   ppu_ttu_finish(&u.ttu);
+   hwc_finish(&h);
+}
+
 TEST_CASE(a_verified_prediction_skips_nodes_and_a_repeated_ray_is_verified)
 {
    REQUIRE(hwc_init(&h, NULL));

@@ -143,6 +143,12 @@ static inline void tb_node(struct tb_builder *b, uint32_t index, uint32_t parent
    node->child_count = (uint8_t)groups;
    node->parent = parent;
    node->depth = depth;
+   /* Ancestors 2..7: the parent's list shifted by one (the parent is
+    * written before its children). */
+   for (unsigned a = 0; a < PPU_BVH_ANCESTORS - 1u; a++)
+      node->ancestor[a] = parent == PPU_BVH_NONE ? PPU_BVH_NONE
+                          : a == 0               ? b->nodes[parent].parent
+                                                 : b->nodes[parent].ancestor[a - 1];
    node->internal_base = b->node_count;
    node->leaf_base = b->record_count;
    if (depth > b->max_depth)

@@ -41,13 +41,14 @@
 #include <stdint.h>
 
 #define PPU_BVH_MAGIC 0x48564250u /* "PBVH" */
-#define PPU_BVH_VERSION 1u
-#define PPU_BVH_ALIGN 128u /* a structure's address and its node size */
+#define PPU_BVH_VERSION 2u        /* 2: nodes store ancestors 2..7 (1 is refused) */
+#define PPU_BVH_ALIGN 128u        /* a structure's address and its node size */
 #define PPU_BVH_NODE_BYTES 128u
 #define PPU_BVH_WIDTH 8u            /* children per node at most */
 #define PPU_BVH_MAX_DEPTH 32u       /* root is depth 0; builders keep every node above this */
 #define PPU_BVH_MAX_LEAF_RECORDS 8u /* records one leaf child may hold */
 #define PPU_BVH_NONE 0xffffffffu    /* "no node" (the root's parent) */
+#define PPU_BVH_ANCESTORS 7u        /* ancestors a node names: parent + ancestor[6] */
 
 enum ppu_bvh_kind {
    PPU_BVH_KIND_TRIANGLES = 1, /* bottom level, triangle records */
@@ -104,21 +105,27 @@ enum ppu_bvh_child_kind {
  * evaluated in binary32: q * 2^exponent is exact (an 8-bit integer times a
  * power of two) and the addition to origin rounds to nearest, as IEEE
  * addition does. The builder picks origin, exponent and q and then checks
- * that result: lo <= every point of the child and hi >= every point. */
+ * that result: lo <= every point of the child and hi >= every point.
+ *
+ * With parent (the 1st) and ancestor[] (2nd..7th) a node names its
+ * ancestors 1..7, so the TTU's intersection predictor finds its Go Up Level
+ * node (k <= 7) in the node it already holds for a hit, with no node fetch
+ * per level (docs/ttu.md). */
 struct ppu_bvh_node {
-   float origin[3];                   /* 0 */
-   int8_t exponent[3];                /* 12 */
-   uint8_t child_count;               /* 15  1..8 */
-   uint32_t internal_base;            /* 16  node index */
-   uint32_t leaf_base;                /* 20  record index */
-   uint32_t parent;                   /* 24  node index; PPU_BVH_NONE at the root */
-   uint32_t depth;                    /* 28  root = 0 (the predictor's Go Up Level walks parents) */
-   uint8_t q_lo[3][PPU_BVH_WIDTH];    /* 32  per axis, per slot */
-   uint8_t q_hi[3][PPU_BVH_WIDTH];    /* 56 */
-   uint8_t child_kind[PPU_BVH_WIDTH]; /* 80  enum ppu_bvh_child_kind */
+   float origin[3];                      /* 0 */
+   int8_t exponent[3];                   /* 12 */
+   uint8_t child_count;                  /* 15  1..8 */
+   uint32_t internal_base;               /* 16  node index */
+   uint32_t leaf_base;                   /* 20  record index */
+   uint32_t parent;                      /* 24  node index; PPU_BVH_NONE at the root */
+   uint32_t depth;                       /* 28  root = 0 */
+   uint8_t q_lo[3][PPU_BVH_WIDTH];       /* 32  per axis, per slot */
+   uint8_t q_hi[3][PPU_BVH_WIDTH];       /* 56 */
+   uint8_t child_kind[PPU_BVH_WIDTH];    /* 80  enum ppu_bvh_child_kind */
    uint8_t child_index[PPU_BVH_WIDTH];   /* 88  offset from internal_base / leaf_base */
    uint8_t child_records[PPU_BVH_WIDTH]; /* 96  LEAF: 1..PPU_BVH_MAX_LEAF_RECORDS; else 0 */
-   uint32_t reserved[6];                 /* 104 0 */
+   uint32_t ancestor[6]; /* 104 ancestor[i] = node index of the (i+2)-th ancestor (grandparent,
+                            ...); PPU_BVH_NONE above the root */
 };
 
 /* Record flags (triangle and AABB records). */
@@ -167,6 +174,8 @@ struct ppu_bvh_instance {
 _Static_assert(sizeof(struct ppu_bvh_header) == 128, "header is one line");
 _Static_assert(sizeof(struct ppu_bvh_geometry) == 16, "geometry entry");
 _Static_assert(sizeof(struct ppu_bvh_node) == PPU_BVH_NODE_BYTES, "node is one line");
+_Static_assert(sizeof(((struct ppu_bvh_node *)0)->ancestor) == 4 * (PPU_BVH_ANCESTORS - 1),
+               "parent + ancestor[] name PPU_BVH_ANCESTORS ancestors");
 _Static_assert(sizeof(struct ppu_bvh_triangle) == 64, "triangle record");
 _Static_assert(sizeof(struct ppu_bvh_aabb) == 64, "AABB record");
 _Static_assert(sizeof(struct ppu_bvh_instance) == 128, "instance record");

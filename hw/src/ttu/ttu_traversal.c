@@ -136,6 +136,13 @@ static bool fetch_node(struct walk *w, const struct ppu_ttu_level *lv, uint64_t 
    return fetch(w->q, lv->address + lv->node_offset + index * PPU_BVH_NODE_BYTES, n, sizeof(*n));
 }
 
+/* Ancestors 1..7 of n: its parent, then its stored ancestors 2..7. */
+static void node_ancestors(const struct ppu_bvh_node *n, uint32_t up[PPU_BVH_ANCESTORS])
+{
+   up[0] = n->parent;
+   memcpy(&up[1], n->ancestor, sizeof(n->ancestor));
+}
+
 /* The quantized box of child slot, decoded as ppu/bvh.h defines it. */
 static void child_box(const struct ppu_bvh_node *n, unsigned slot, float lo[3], float hi[3])
 {
@@ -241,6 +248,12 @@ static bool next_child(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_
                              slot, (unsigned long long)first, records, lv->leaf_count);
       lv->leaf_next = (uint32_t)first;
       lv->leaf_end = (uint32_t)(first + records);
+      if (lv == &w->q->p.bottom) { /* the predictor's Go Up Level reads it on a hit */
+         w->q->leaf_node.valid = true;
+         w->q->leaf_node.level = lv->address;
+         w->q->leaf_node.node = e->node;
+         node_ancestors(&n, w->q->leaf_node.ancestor);
+      }
       return true;
    }
    default: /* the node changed under the walk, or a corrupted stack */
@@ -503,15 +516,27 @@ bool ppu_ttu_bottom_ancestor(struct ppu_ttu_query *q, uint32_t node, uint32_t k,
 {
    struct walk w = {.q = q};
    const struct ppu_ttu_level *lv = &q->p.bottom;
-   for (uint32_t i = 0; i < k; i++) {
-      struct ppu_bvh_node n;
-      if (!fetch_node(&w, lv, node, &n))
-         return false;
-      if (n.parent == PPU_BVH_NONE)
-         break; /* the root: nothing is higher */
-      if (n.parent >= lv->node_count)
-         return ppu_ttu_fail(q, lv->address, "node %u has parent %u", node, n.parent);
-      node = n.parent;
+   while (k > 0) {
+      uint32_t up[PPU_BVH_ANCESTORS];
+      if (q->leaf_node.valid && q->leaf_node.level == lv->address && q->leaf_node.node == node) {
+         memcpy(up, q->leaf_node.ancestor, sizeof(up));
+      } else {
+         struct ppu_bvh_node n;
+         if (!fetch_node(&w, lv, node, &n))
+            return false;
+         node_ancestors(&n, up);
+      }
+      uint32_t steps = k < PPU_BVH_ANCESTORS ? k : PPU_BVH_ANCESTORS;
+      for (uint32_t i = 0; i < steps; i++) {
+         if (up[i] == PPU_BVH_NONE) { /* above the root: nothing is higher */
+            *out = i ? up[i - 1] : node;
+            return true;
+         }
+         if (up[i] >= lv->node_count)
+            return ppu_ttu_fail(q, lv->address, "node %u has ancestor %u %u", node, i + 1, up[i]);
+      }
+      node = up[steps - 1];
+      k -= steps;
    }
    *out = node;
    return true;

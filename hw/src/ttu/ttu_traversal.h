@@ -18,6 +18,16 @@ struct ppu_ttu_query {
    struct ppu_ray_query rq;
    struct ppu_ttu_private p;
    struct ppu_fault *fault;
+   /* The bottom-level node whose leaf slot the walk opened last in this
+    * instruction, with its ancestors 1..7 as that fetch read them: the node
+    * holding a hit, which the intersection predictor learns from without
+    * fetching it again. valid = 0 until a bottom-level leaf is opened. */
+   struct {
+      bool valid;
+      uint64_t level; /* the bottom-level header's VA */
+      uint32_t node;
+      uint32_t ancestor[PPU_BVH_ANCESTORS]; /* parent, then node.ancestor[] */
+   } leaf_node;
 };
 
 enum ppu_ttu_walk {
@@ -57,9 +67,12 @@ bool ppu_ttu_top_bounds(struct ppu_ttu_query *q, float lo[3], float hi[3]);
 enum ppu_ttu_walk ppu_ttu_traverse_subtree(struct ppu_ttu_query *q, uint64_t instance_va,
                                            uint32_t node);
 
-/* The k-th ancestor of node in the current bottom level, following parent
- * fields (one counted node fetch each, through the L0); the root when the
- * tree is shallower. False with the fault filled in on a bad parent. */
+/* The k-th ancestor of node in the current bottom level; the root when the
+ * tree is shallower. Ancestors 1..7 come from the node's parent and
+ * ancestor fields: read from q->leaf_node when it latched this node (no
+ * fetch), else from one counted node fetch through the L0; beyond 7, one
+ * counted fetch of the 7th ancestor per further 7 levels. False with the
+ * fault filled in on an ancestor index beyond the structure. */
 bool ppu_ttu_bottom_ancestor(struct ppu_ttu_query *q, uint32_t node, uint32_t k, uint32_t *out);
 
 #endif /* PPU_TTU_TRAVERSAL_H */
