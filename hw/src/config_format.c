@@ -146,8 +146,6 @@ static const char *use_name(const struct ppu_hw_config_key *k)
    switch (k->use) {
    case PPU_HWCFG_USE_MODEL:
       return "model";
-   case PPU_HWCFG_USE_FIXED:
-      return "model (fixed size)";
    case PPU_HWCFG_USE_TIMING:
       return "timing mode";
    }
@@ -197,10 +195,9 @@ static const char doc_head[] =
     "default, and each key may be given once.\n"
     "\n"
     "The *used by* column is honest about what acts on a key today: *model*\n"
-    "keys change what the functional model does; *model (fixed size)* keys name\n"
-    "a size the model still fixes at compile time, so their range is that one\n"
-    "value until the unit reads the key; *timing mode* keys are read and\n"
-    "validated now so that files stay valid, and only the timing mode (not\n"
+    "keys change what the functional model does (the cache and TLB sizes change\n"
+    "only its counters, never a program's results); *timing mode* keys are read\n"
+    "and validated now so that files stay valid, and only the timing mode (not\n"
     "implemented yet) will use them.\n"
     "\n"
     "The Vulkan driver advertises limits of the default chip, so it refuses a\n"
@@ -229,6 +226,8 @@ char *ppu_hw_config_doc_markdown(void)
                                   k->enum_names[e]);
       } else if (k->type == PPU_HWCFG_BOOL) {
          snprintf(range, sizeof(range), "true, false");
+      } else if (k->step == PPU_HWCFG_STEP_POW2) {
+         snprintf(range, sizeof(range), "%s .. %s, a power of two", lo, hi);
       } else if (k->step > 1) {
          char step[64];
          ppu_hw_config_format_value(step, sizeof(step), k, k->step, 0, false);

@@ -230,10 +230,10 @@ static void check_range(struct parse *p, unsigned line, const struct ppu_hw_conf
    bool out =
        k->type == PPU_HWCFG_FLOAT ? !(f >= k->fmin && f <= k->fmax) : v < k->min || v > k->max;
    if (out) {
-      report(p, line, "%s = %s is out of range %s .. %s%s", k->name, text, lo, hi,
-             k->use == PPU_HWCFG_USE_FIXED
-                 ? " (the model fixes this size at compile time until the unit reads the key)"
-                 : "");
+      report(p, line, "%s = %s is out of range %s .. %s", k->name, text, lo, hi);
+   } else if (k->step == PPU_HWCFG_STEP_POW2) {
+      if (v & (v - 1))
+         report(p, line, "%s = %s is not a power of two", k->name, text);
    } else if (k->step > 1 && v % k->step) {
       char step[64];
       ppu_hw_config_format_value(step, sizeof(step), k, k->step, 0, false);

@@ -2,6 +2,7 @@
  * operations. See docs/memory.md for the format and the TLB rules. */
 #include "mmu.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "fault.h"
@@ -32,6 +33,14 @@ void ppu_mmu_client_init(struct ppu_mmu_client *c, struct ppu_mmu *mmu, enum ppu
    c->engine = engine;
    c->counters = mmu->counters;
    c->epoch = atomic_load_explicit(&mmu->invalidate_epoch, memory_order_acquire);
+   c->tlb_entries = PPU_TLB_ENTRIES;
+}
+
+void ppu_mmu_client_set_tlb_entries(struct ppu_mmu_client *c, uint32_t entries)
+{
+   assert(entries >= 1 && entries <= PPU_TLB_ENTRIES_MAX && !(entries & (entries - 1)));
+   memset(c->tlb, 0, sizeof(c->tlb));
+   c->tlb_entries = entries;
 }
 
 void ppu_mmu_invalidate_all(struct ppu_mmu *mmu)
@@ -127,11 +136,12 @@ static bool mmu_lookup(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, bo
    }
    uint64_t epoch = atomic_load_explicit(&mmu->invalidate_epoch, memory_order_acquire);
    if (epoch != c->epoch) {
-      memset(c->tlb, 0, sizeof(c->tlb));
+      /* Only the entries in use can hold anything. */
+      memset(c->tlb, 0, c->tlb_entries * sizeof(c->tlb[0]));
       c->epoch = epoch;
    }
    uint64_t vpn = va >> PPU_PAGE_SHIFT;
-   struct ppu_tlb_entry *slot = &c->tlb[(vpn ^ (pd_pa >> PPU_PAGE_SHIFT)) & (PPU_TLB_ENTRIES - 1)];
+   struct ppu_tlb_entry *slot = &c->tlb[(vpn ^ (pd_pa >> PPU_PAGE_SHIFT)) & (c->tlb_entries - 1)];
    if (slot->pte && slot->vpn == vpn && slot->pd_pa == pd_pa) {
       ppu_counter_add(c->counters, PPU_COUNTER_MMU_TLB_HITS, 1);
       *leaf = slot->pte;

@@ -22,10 +22,14 @@
 #include "ppu/gpu.h"
 #include "vram.h"
 
-/* 64 entries, direct mapped: enough to hold the working set of one copy
- * stream plus a pushbuffer; the exact size is a model parameter, not a
- * format. */
+/* Direct mapped, indexed by masking, so a size is a power of two. 64
+ * entries hold the working set of one copy stream plus a pushbuffer: the
+ * size of the clients the configuration does not size (host interface,
+ * front end, copy engine). An SM's client takes mmu.tlb_entries, up to
+ * PPU_TLB_ENTRIES_MAX; the array is sized for that maximum so a client
+ * needs no allocation. */
 #define PPU_TLB_ENTRIES 64u
+#define PPU_TLB_ENTRIES_MAX 256u
 
 struct ppu_mmu {
    const struct ppu_vram *vram;
@@ -50,12 +54,17 @@ struct ppu_mmu_client {
     * and counter blocks have a single writer each). */
    struct ppu_counter_block *counters;
    uint64_t epoch;
-   struct ppu_tlb_entry tlb[PPU_TLB_ENTRIES]; /* pte == 0: empty */
+   uint32_t tlb_entries;                          /* in use: a power of two <= the max */
+   struct ppu_tlb_entry tlb[PPU_TLB_ENTRIES_MAX]; /* pte == 0: empty */
 };
 
 void ppu_mmu_init(struct ppu_mmu *mmu, const struct ppu_vram *vram,
                   struct ppu_counter_block *counters);
+/* A client with PPU_TLB_ENTRIES entries. */
 void ppu_mmu_client_init(struct ppu_mmu_client *c, struct ppu_mmu *mmu, enum ppu_engine engine);
+/* Resizes (and empties) the client's TLB: entries is a power of two,
+ * 1 .. PPU_TLB_ENTRIES_MAX (the configuration checked it). */
+void ppu_mmu_client_set_tlb_entries(struct ppu_mmu_client *c, uint32_t entries);
 /* Drops every client's cached translations (they flush on their next
  * lookup). Any thread. */
 void ppu_mmu_invalidate_all(struct ppu_mmu *mmu);

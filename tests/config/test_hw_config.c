@@ -10,6 +10,7 @@
 #include "ppu/counters.h"
 #include "ppu/hw_config.h"
 #include "test_harness.h"
+#include "ttu_test_scene.h"
 
 static char *read_source_file(const char *relative)
 {
@@ -87,7 +88,12 @@ TEST_CASE(every_key_has_a_valid_default_and_a_unique_name)
          CHECK_MSG(k->fdef >= k->fmin && k->fdef <= k->fmax, "%s default out of range", k->name);
       else
          CHECK_MSG(k->def >= k->min && k->def <= k->max, "%s default out of range", k->name);
-      CHECK_MSG(k->step <= 1 || k->def % k->step == 0, "%s default not a multiple", k->name);
+      if (k->step == PPU_HWCFG_STEP_POW2)
+         CHECK_MSG(k->def && !(k->def & (k->def - 1)) && k->min && !(k->min & (k->min - 1)) &&
+                       !(k->max & (k->max - 1)),
+                   "%s default or bounds not a power of two", k->name);
+      else
+         CHECK_MSG(k->step <= 1 || k->def % k->step == 0, "%s default not a multiple", k->name);
       CHECK_MSG(k->description && *k->description, "%s has no description", k->name);
    }
 }
@@ -195,7 +201,7 @@ TEST_CASE(out_of_range_values_give_the_range)
    check_one_error("gpu.clock = 20 GHz", "gpu.clock = 20 GHz is out of range 0.05 .. 10");
    check_one_error("gpu.vram = 5000 B", "gpu.vram = 5000 B is out of range 16 MiB .. 1 TiB");
    check_one_error("gpu.vram = 16779264 B", "gpu.vram = 16779264 B is not a multiple of 4 KiB");
-   check_one_error("ttu.l0_lines = 4", "out of range 8 .. 8 (the model fixes this size");
+   check_one_error("ttu.l0_lines = 65", "ttu.l0_lines = 65 is out of range 1 .. 64");
    /* Between keys: reported on the line of the last key involved. */
    check_one_error("gpu.gpcs = 16\ngpu.tpcs_per_gpc = 16\n\ngpu.sms_per_tpc = 2\n",
                    "test.conf:4: gpu.gpcs x gpu.tpcs_per_gpc x gpu.sms_per_tpc = 16 x 16 x 2 = "
@@ -355,6 +361,212 @@ TEST_CASE(the_configured_sm_count_is_the_one_the_model_runs)
             base);
    CHECK_EQ_U64(sms_used_by_a_grid(text, 512), 12);
    CHECK_EQ_U64(sms_used_by_a_grid(base, 512), 4); /* the default 2 x 2 x 1 */
+}
+
+TEST_CASE(cache_sizes_out_of_range_or_not_a_power_of_two_are_rejected)
+{
+   check_one_error("sm.icache_lines = 0", "sm.icache_lines = 0 is out of range 1 .. 1024");
+   check_one_error("sm.icache_lines = 1025", "sm.icache_lines = 1025 is out of range 1 .. 1024");
+   check_one_error("ttu.l0_lines = 0", "ttu.l0_lines = 0 is out of range 1 .. 64");
+   check_one_error("mmu.tlb_entries = 512", "mmu.tlb_entries = 512 is out of range 1 .. 256");
+   check_one_error("\nmmu.tlb_entries = 48",
+                   "test.conf:2: mmu.tlb_entries = 48 is not a power of two");
+   /* The TLB indexes by masking; any other size is fine anywhere in range. */
+   struct ppu_gpu_config c;
+   char err[1024];
+   CHECK_MSG(parse(&c, "sm.icache_lines = 3\nttu.l0_lines = 5\nmmu.tlb_entries = 1\n", err,
+                   sizeof(err)) == 0,
+             "%s", err);
+   CHECK(c.icache_lines == 3 && c.ttu_l0_lines == 5 && c.tlb_entries == 1);
+   /* A configuration built in code, not parsed, meets the same limits. */
+   static const struct {
+      uint32_t icache, tlb, l0;
+      const char *why;
+   } bad[] = {
+       {0, 64, 8, "icache_lines must be 1..1024"},
+       {256, 48, 8, "tlb_entries must be a power of two, 1..256"},
+       {256, 512, 8, "tlb_entries must be a power of two, 1..256"},
+       {256, 64, 65, "ttu_l0_lines must be 1..64"},
+   };
+   for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+      ppu_gpu_config_default(&c);
+      c.vram_size = 64ull << 20;
+      c.icache_lines = bad[i].icache;
+      c.tlb_entries = bad[i].tlb;
+      c.ttu_l0_lines = bad[i].l0;
+      err[0] = '\0';
+      struct ppu_gpu *gpu = ppu_gpu_create(&c, err, sizeof(err));
+      CHECK_MSG(!gpu && strstr(err, bad[i].why), "case %u: '%s'", i, err);
+      if (gpu)
+         ppu_gpu_destroy(gpu);
+   }
+}
+
+/* One workgroup on a one-SM chip: a loop of 16 iterations whose body spans
+ * several icache lines and that reads and writes one of four data pages in
+ * turn (out word (i % 4 + 1) * 1024 + lane += i + 1). *counters gets the
+ * grid's counter deltas; out the four pages. */
+#define LOOP_WORDS (4u * 1024u)
+static bool run_cache_loop(const char *sizes, uint64_t counters[PPU_COUNTER_COUNT],
+                           uint32_t out[LOOP_WORDS])
+{
+   char text[512], err[1024];
+   snprintf(text, sizeof(text),
+            "gpu.vram = 256 MiB\ngpu.gpcs = 1\ngpu.tpcs_per_gpc = 1\nhost.worker_threads = 1\n%s",
+            sizes);
+   struct ppu_gpu_config cfg;
+   if (parse(&cfg, text, err, sizeof(err))) {
+      test_fail(__FILE__, __LINE__, "%s", err);
+      return false;
+   }
+   struct hwc h;
+   if (!hwc_init(&h, &cfg)) {
+      test_fail(__FILE__, __LINE__, "hwc_init");
+      return false;
+   }
+   uint64_t prog = hwc_program(&h, "S2R R0, SR_TID_FLAT\n"
+                                   "LDC.U64 R60, c[0][RZ]\n"
+                                   "MOV R1, 0\n"
+                                   "loop:\n"
+                                   "  AND R3, R1, 3\n"
+                                   "  IADD.U32 R3, R3, 1\n"
+                                   "  SHL R3, R3, 10\n"
+                                   "  IADD.U32 R3, R3, R0\n"
+                                   "  IMADW.U32 R4, R3, 4, R60\n"
+                                   "  LD.GLOBAL.U32 R6, [R4]\n"
+                                   "  IADD.U32 R6, R6, R1\n"
+                                   "  IADD.U32 R6, R6, 1\n"
+                                   "  ST.GLOBAL.U32 [R4], R6\n"
+                                   "  NOP\nNOP\nNOP\nNOP\nNOP\nNOP\nNOP\nNOP\n"
+                                   "  NOP\nNOP\nNOP\nNOP\nNOP\nNOP\nNOP\nNOP\n"
+                                   "  IADD.U32 R1, R1, 1\n"
+                                   "  ISETP.LT.U32 P0, R1, 16, PT\n"
+                                   "  @P0 BRA loop\n"
+                                   "EXIT\n");
+   struct ppu_qmd q;
+   hwc_qmd_defaults(&h, &q, prog);
+   uint64_t before[PPU_COUNTER_COUNT];
+   ppu_gpu_read_counters(h.t.gpu, before);
+   bool ok = prog && hwc_launch(&h, &q, 0, NULL);
+   ppu_gpu_read_counters(h.t.gpu, counters);
+   for (unsigned i = 0; i < PPU_COUNTER_COUNT; i++)
+      counters[i] -= before[i];
+   hwt_read(&h.t.mem, h.t.pd, h.out_va + 4096, out, LOOP_WORDS * 4);
+   hwc_finish(&h);
+   CHECK_MSG(ok, "grid with '%s' faulted", sizes);
+   return ok;
+}
+
+TEST_CASE(icache_and_tlb_sizes_change_the_counters_never_the_results)
+{
+   static uint32_t big_out[LOOP_WORDS], small_icache_out[LOOP_WORDS], small_tlb_out[LOOP_WORDS];
+   uint64_t big[PPU_COUNTER_COUNT], small_icache[PPU_COUNTER_COUNT], small_tlb[PPU_COUNTER_COUNT];
+   REQUIRE(run_cache_loop("sm.icache_lines = 256\nmmu.tlb_entries = 256\n", big, big_out));
+   REQUIRE(run_cache_loop("sm.icache_lines = 1\nmmu.tlb_entries = 256\n", small_icache,
+                          small_icache_out));
+   REQUIRE(
+       run_cache_loop("sm.icache_lines = 256\nmmu.tlb_entries = 1\n", small_tlb, small_tlb_out));
+   /* The program is 32 instructions: 4 lines, each missed once when they
+    * all fit. One line: the loop body's 3+ lines evict each other every
+    * iteration. */
+   CHECK_EQ_U64(big[PPU_COUNTER_COMPUTE_ICACHE_MISSES], 4);
+   CHECK_MSG(small_icache[PPU_COUNTER_COMPUTE_ICACHE_MISSES] >= 16 * 3, "%llu misses",
+             (unsigned long long)small_icache[PPU_COUNTER_COMPUTE_ICACHE_MISSES]);
+   /* Four data pages in turn: a one-entry TLB misses each load (its store
+    * hits the entry the load filled); 256 entries miss each page once. */
+   CHECK_EQ_U64(small_tlb[PPU_COUNTER_COMPUTE_ICACHE_MISSES], 4);
+   CHECK_MSG(small_tlb[PPU_COUNTER_MMU_TLB_MISSES] >= big[PPU_COUNTER_MMU_TLB_MISSES] + 12,
+             "%llu vs %llu TLB misses", (unsigned long long)small_tlb[PPU_COUNTER_MMU_TLB_MISSES],
+             (unsigned long long)big[PPU_COUNTER_MMU_TLB_MISSES]);
+   CHECK_EQ_U64(small_tlb[PPU_COUNTER_MMU_TLB_HITS] + small_tlb[PPU_COUNTER_MMU_TLB_MISSES],
+                big[PPU_COUNTER_MMU_TLB_HITS] + big[PPU_COUNTER_MMU_TLB_MISSES]);
+   /* Same results: page k holds the sum of i + 1 over i % 4 == k. */
+   for (unsigned k = 0; k < 4; k++) {
+      uint32_t want = 0;
+      for (uint32_t i = k; i < 16; i += 4)
+         want += i + 1;
+      for (unsigned lane = 0; lane < 32; lane++)
+         CHECK_EQ_U64(big_out[k * 1024 + lane], want);
+   }
+   CHECK(memcmp(big_out, small_icache_out, sizeof(big_out)) == 0);
+   CHECK(memcmp(big_out, small_tlb_out, sizeof(big_out)) == 0);
+}
+
+/* Closest hits of 256 random rays into one instance of 300 random
+ * triangles, on a one-SM chip with the given L0 size: the results, and the
+ * L0 hit and miss counts. */
+#define L0_RAYS 256
+static bool run_l0_rays(uint32_t l0_lines, struct ts_result *res, uint64_t *hits, uint64_t *misses)
+{
+   char text[512], err[1024];
+   snprintf(text, sizeof(text),
+            "gpu.vram = 256 MiB\ngpu.gpcs = 1\ngpu.tpcs_per_gpc = 1\nhost.worker_threads = "
+            "1\nttu.l0_lines = %u\n",
+            l0_lines);
+   struct ppu_gpu_config cfg;
+   if (parse(&cfg, text, err, sizeof(err))) {
+      test_fail(__FILE__, __LINE__, "%s", err);
+      return false;
+   }
+   static struct hwc h;
+   static struct ts_blas blas;
+   static struct ts_scene scene;
+   static struct ts_ray rays[L0_RAYS];
+   if (!hwc_init(&h, &cfg)) {
+      test_fail(__FILE__, __LINE__, "hwc_init");
+      return false;
+   }
+   memset(&scene, 0, sizeof(scene));
+   ts_random_triangles(&h, &blas, 300, 5, true);
+   const float axis[3] = {0, 0, 1}, scale[3] = {1, 1, 1}, move[3] = {0, 0, 0};
+   ts_transform(&scene.inst[0], axis, 0, scale, move);
+   scene.inst[0].blas_address = blas.va;
+   scene.inst[0].custom_index_and_mask = 0xffu << 24;
+   scene.blas[0] = &blas;
+   scene.instance_count = 1;
+   ts_build_tlas(&h, &scene);
+   uint64_t seed = 99;
+   for (unsigned i = 0; i < L0_RAYS; i++) {
+      struct ts_ray *r = &rays[i];
+      memset(r, 0, sizeof(*r));
+      r->tlas = scene.tlas;
+      r->cull_mask = 0xff;
+      /* From around the triangles towards a point among them. */
+      for (unsigned a = 0; a < 3; a++) {
+         r->org[a] = ts_rand(&seed, -4, 4);
+         r->dir[a] = ts_rand(&seed, -0.5f, 0.5f) - r->org[a];
+      }
+      r->tmax = 1e30f;
+   }
+   uint64_t h0 = hwt_counter(&h.t, PPU_COUNTER_TTU_L0_HITS);
+   uint64_t m0 = hwt_counter(&h.t, PPU_COUNTER_TTU_L0_MISSES);
+   bool ok = ts_run(&h, ts_program, rays, L0_RAYS, 1, 1, res, NULL, NULL);
+   *hits = hwt_counter(&h.t, PPU_COUNTER_TTU_L0_HITS) - h0;
+   *misses = hwt_counter(&h.t, PPU_COUNTER_TTU_L0_MISSES) - m0;
+   hwc_finish(&h);
+   CHECK_MSG(ok, "ray grid with %u L0 lines faulted", l0_lines);
+   return ok;
+}
+
+TEST_CASE(ttu_l0_lines_change_the_l0_counts_never_the_hits)
+{
+   static struct ts_result one[L0_RAYS], seed[L0_RAYS], many[L0_RAYS];
+   uint64_t h1, m1, h8, m8, h64, m64;
+   REQUIRE(run_l0_rays(1, one, &h1, &m1));
+   REQUIRE(run_l0_rays(8, seed, &h8, &m8));
+   REQUIRE(run_l0_rays(64, many, &h64, &m64));
+   /* The same lookups; a bigger LRU cache holds a superset of a smaller
+    * one's lines (LRU is a stack algorithm), so it never hits less. */
+   CHECK_EQ_U64(h1 + m1, h8 + m8);
+   CHECK_EQ_U64(h8 + m8, h64 + m64);
+   CHECK_MSG(h1 < h8 && h8 < h64, "L0 hits: 1 line %llu, 8 lines %llu, 64 lines %llu",
+             (unsigned long long)h1, (unsigned long long)h8, (unsigned long long)h64);
+   uint32_t hit_rays = 0;
+   for (unsigned i = 0; i < L0_RAYS; i++)
+      hit_rays += one[i].committed.type != 0;
+   CHECK_MSG(hit_rays > L0_RAYS / 4, "only %u rays hit", hit_rays);
+   CHECK(memcmp(one, seed, sizeof(one)) == 0);
+   CHECK(memcmp(one, many, sizeof(one)) == 0);
 }
 
 int main(int argc, char **argv)

@@ -255,7 +255,10 @@ static bool lone_init(struct lone_ttu *u, uint32_t go_up_level)
    ppu_mmu_init(&u->mmu, &u->vram, &u->counters);
    ppu_mmu_client_init(&u->port, &u->mmu, PPU_ENGINE_COMPUTE);
    u->port.counters = &u->counters;
-   ppu_ttu_init(&u->ttu, &u->port, &u->counters);
+   /* The default chip's L0, so the lone unit counts as an SM's would. */
+   struct ppu_gpu_config defaults;
+   ppu_gpu_config_default(&defaults);
+   ppu_ttu_init(&u->ttu, &u->port, &u->counters, defaults.ttu_l0_lines);
    struct ppu_ttu_predictor_config c = {.enabled = true, .go_up_level = go_up_level};
    return ppu_ttu_configure_predictor(&u->ttu, &c);
 }

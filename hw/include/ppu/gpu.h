@@ -50,8 +50,9 @@ struct ppu_gpu_config {
    struct ppu_ttu_predictor_config ttu_predictor;
 
    enum ppu_gpu_mode mode; /* gpu.mode */
-   /* Sizes the functional model still fixes at compile time; the keys are
-    * validated against those sizes until the units read these fields. */
+   /* Per-SM cache and TLB sizes: they change the units' hit and miss
+    * counts, never results. Each unit's arrays are sized for the key's
+    * maximum, so these choose how much of them is used. */
    uint32_t icache_lines; /* sm.icache_lines */
    uint32_t tlb_entries;  /* mmu.tlb_entries */
    uint32_t ttu_l0_lines; /* ttu.l0_lines */

@@ -31,16 +31,20 @@ enum ppu_hw_config_type {
  * timing mode, when it lands, will act on them. */
 enum ppu_hw_config_use {
    PPU_HWCFG_USE_MODEL,  /* the functional model acts on it */
-   PPU_HWCFG_USE_FIXED,  /* the model's size is still a compile-time constant:
-                            the range is that one value until the unit reads it */
    PPU_HWCFG_USE_TIMING, /* validated now, used by the timing mode */
 };
 
 #define PPU_HWCFG_U64_MAX 18446744073709551615ull
 
+/* A step meaning "a power of two" rather than "a multiple of": for sizes a
+ * unit indexes by masking (a direct-mapped TLB). No key needs a multiple
+ * this large, so the value cannot be confused with one. */
+#define PPU_HWCFG_STEP_POW2 PPU_HWCFG_U64_MAX
+
 /* THE table of keys, in documentation order.
  *   X(id, "name", type, field of struct ppu_gpu_config, default, min, max,
- *     step (value must be a multiple; 0 = any), "unit", use,
+ *     step (value must be a multiple; 0 = any; PPU_HWCFG_STEP_POW2 = a power
+ *     of two), "unit", use,
  *     enum value names (NULL-terminated list, or NULL), "description")
  * Float keys give default/min/max as floating constants; the others as
  * integers. Preset numbers live in hw/presets/ with their sources. */
@@ -74,16 +78,18 @@ enum ppu_hw_config_use {
    X(SM_SHARED_MEMORY, "sm.shared_memory", PPU_HWCFG_SIZE, shared_memory_per_sm, 48u << 10, 0,     \
      1u << 20, 0, "B", PPU_HWCFG_USE_MODEL, NULL,                                                  \
      "shared memory per SM (the Vulkan driver needs 48 KiB)")                                      \
-   X(SM_ICACHE_LINES, "sm.icache_lines", PPU_HWCFG_INT, icache_lines, 256, 256, 256, 0, "lines",   \
-     PPU_HWCFG_USE_FIXED, NULL,                                                                    \
-     "instruction-cache lines of 128 bytes per SM (hw/src/compute/icache.h PPU_ICACHE_LINES)")     \
-   X(MMU_TLB_ENTRIES, "mmu.tlb_entries", PPU_HWCFG_INT, tlb_entries, 64, 64, 64, 0, "entries",     \
-     PPU_HWCFG_USE_FIXED, NULL,                                                                    \
-     "TLB entries of each MMU client, one per SM (hw/src/mmu.h PPU_TLB_ENTRIES)")                  \
-   X(TTU_L0_LINES, "ttu.l0_lines", PPU_HWCFG_INT, ttu_l0_lines, 8, 8, 8, 0, "lines",               \
-     PPU_HWCFG_USE_FIXED, NULL,                                                                    \
-     "TTU L0 cache lines of 128 bytes; the beam-tracing seed's 8 (hw/src/ttu/ttu_l0_cache.h "      \
-     "PPU_TTU_L0_ENTRIES)")                                                                        \
+   X(SM_ICACHE_LINES, "sm.icache_lines", PPU_HWCFG_INT, icache_lines, 256, 1, 1024, 0, "lines",    \
+     PPU_HWCFG_USE_MODEL, NULL,                                                                    \
+     "instruction-cache lines of 128 bytes per SM, direct mapped; changes "                        \
+     "`compute.icache_misses`, never results")                                                     \
+   X(MMU_TLB_ENTRIES, "mmu.tlb_entries", PPU_HWCFG_INT, tlb_entries, 64, 1, 256,                   \
+     PPU_HWCFG_STEP_POW2, "entries", PPU_HWCFG_USE_MODEL, NULL,                                    \
+     "TLB entries of each SM's MMU port, direct mapped (the host, front-end and copy engine "      \
+     "ports keep 64); changes the `mmu.tlb_*` counts, never results")                              \
+   X(TTU_L0_LINES, "ttu.l0_lines", PPU_HWCFG_INT, ttu_l0_lines, 8, 1, 64, 0, "lines",              \
+     PPU_HWCFG_USE_MODEL, NULL,                                                                    \
+     "TTU L0 cache lines of 128 bytes, fully associative LRU; the beam-tracing seed's 8. Changes " \
+     "`ttu.l0_hits`/`ttu.l0_misses`, never results")                                               \
    X(TTU_RAY_QUEUE_SLOTS, "ttu.ray_queue_slots", PPU_HWCFG_INT, ttu_ray_queue_slots, 32, 1, 1024,  \
      0, "slots", PPU_HWCFG_USE_TIMING, NULL,                                                       \
      "rays in flight in the TTU scheduler's queue, hiding L0 miss latency (beam-tracing "          \

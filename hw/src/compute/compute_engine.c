@@ -101,6 +101,15 @@ static int check_config(const struct ppu_gpu_config *c, char *err, size_t n)
       bad = "shared_memory_per_sm must be at most 1 MiB";
    else if (c->host_worker_threads > WORKER_THREADS_MAX)
       bad = "host_worker_threads must be 0..16";
+   /* The units' arrays are sized for these maxima; a config built in code
+    * (not parsed) gets the same limits as a file. */
+   else if (c->icache_lines == 0 || c->icache_lines > PPU_ICACHE_LINES_MAX)
+      bad = "icache_lines must be 1..1024";
+   else if (c->tlb_entries == 0 || c->tlb_entries > PPU_TLB_ENTRIES_MAX ||
+            (c->tlb_entries & (c->tlb_entries - 1)))
+      bad = "tlb_entries must be a power of two, 1..256";
+   else if (c->ttu_l0_lines == 0 || c->ttu_l0_lines > PPU_TTU_L0_LINES_MAX)
+      bad = "ttu_l0_lines must be 1..64";
    if (bad && err && n)
       snprintf(err, n, "compute configuration: %s", bad);
    return bad ? EINVAL : 0;
@@ -128,7 +137,7 @@ int ppu_compute_engine_init(struct ppu_compute_engine *ce, const struct ppu_gpu_
    }
    bool predictors = true;
    for (uint32_t i = 0; i < ce->sm_count; i++) {
-      ppu_sm_init(&ce->sm[i], i, i / sms_per_gpc, mmu);
+      ppu_sm_init(&ce->sm[i], i, i / sms_per_gpc, mmu, cfg);
       predictors = predictors && ppu_ttu_configure_predictor(&ce->sm[i].ttu, &cfg->ttu_predictor);
    }
    if (!predictors) {

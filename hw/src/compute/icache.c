@@ -2,15 +2,23 @@
  * decoded. See icache.h. */
 #include "compute/icache.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "compute/sm.h"
 #include "counter_block.h"
 #include "ppu/qmd.h"
 
+void ppu_icache_init(struct ppu_icache *ic, uint32_t lines)
+{
+   assert(lines >= 1 && lines <= PPU_ICACHE_LINES_MAX);
+   ic->lines = lines;
+   ppu_icache_flush(ic, 0);
+}
+
 void ppu_icache_flush(struct ppu_icache *ic, uint32_t register_count)
 {
-   for (unsigned i = 0; i < PPU_ICACHE_LINES; i++)
+   for (unsigned i = 0; i < ic->lines; i++)
       ic->line[i].va = 0;
    ic->register_count = register_count;
 }
@@ -137,7 +145,8 @@ const struct ppu_icache_insn *ppu_icache_fetch(struct ppu_icache *ic, struct ppu
                                                uint64_t va, struct ppu_fault *fault)
 {
    uint64_t line_va = va & ~(uint64_t)(PPU_ICACHE_LINE_BYTES - 1);
-   struct ppu_icache_line *line = &ic->line[(line_va / PPU_ICACHE_LINE_BYTES) % PPU_ICACHE_LINES];
+   /* Modulo, not a mask: a direct-mapped model works for any line count. */
+   struct ppu_icache_line *line = &ic->line[(line_va / PPU_ICACHE_LINE_BYTES) % ic->lines];
    unsigned slot = (unsigned)(va - line_va) / PPU_INSN_BYTES;
    if (line->va == line_va)
       return &line->insn[slot];

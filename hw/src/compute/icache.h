@@ -18,7 +18,10 @@
 
 #define PPU_ICACHE_LINE_INSNS 8u
 #define PPU_ICACHE_LINE_BYTES (PPU_ICACHE_LINE_INSNS * PPU_INSN_BYTES)
-#define PPU_ICACHE_LINES 256u
+/* The largest sm.icache_lines. The lines live in the SM (no allocation, so
+ * SM setup cannot fail on them); 1024 lines of decoded instructions are
+ * about 270 KB per SM, which bounds this. */
+#define PPU_ICACHE_LINES_MAX 1024u
 
 struct ppu_icache_insn {
    struct ppu_insn_fields f;
@@ -31,10 +34,14 @@ struct ppu_icache_line {
 };
 
 struct ppu_icache {
-   struct ppu_icache_line line[PPU_ICACHE_LINES];
+   struct ppu_icache_line line[PPU_ICACHE_LINES_MAX];
+   uint32_t lines;          /* in use (sm.icache_lines): 1 .. PPU_ICACHE_LINES_MAX */
    uint32_t register_count; /* of the grid the lines were decoded for */
 };
 
+/* Sets the line count (the configuration checked it); the cache starts
+ * empty. */
+void ppu_icache_init(struct ppu_icache *ic, uint32_t lines);
 void ppu_icache_flush(struct ppu_icache *ic, uint32_t register_count);
 
 /* The decoded instruction at va (16-byte aligned), filling its line on a

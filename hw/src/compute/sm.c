@@ -21,14 +21,17 @@ uint32_t *ppu_reg_dst(struct ppu_warp *w, unsigned r, unsigned word)
    return r == PPU_RZ ? rz_sink[word & 3] : w->reg[r + word];
 }
 
-void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *mmu)
+void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *mmu,
+                 const struct ppu_gpu_config *cfg)
 {
    memset(sm, 0, sizeof(*sm));
    sm->id = id;
    sm->gpc = gpc;
    ppu_mmu_client_init(&sm->mmu, mmu, PPU_ENGINE_COMPUTE);
+   ppu_mmu_client_set_tlb_entries(&sm->mmu, cfg->tlb_entries);
    sm->mmu.counters = &sm->counters;
-   ppu_ttu_init(&sm->ttu, &sm->mmu, &sm->counters);
+   ppu_icache_init(&sm->icache, cfg->icache_lines);
+   ppu_ttu_init(&sm->ttu, &sm->mmu, &sm->counters, cfg->ttu_l0_lines);
    ppu_tex_unit_init(&sm->tex, &sm->mmu, &sm->counters);
 }
 

@@ -112,7 +112,9 @@ struct ppu_sm {
 /* Zero vectors read for RZ and a sink written for RZ (4 wide: quads). */
 extern const uint32_t ppu_sm_zero[4][PPU_WARP_SIZE];
 
-void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *mmu);
+/* Sizes the SM's icache, TLB and TTU L0 from cfg (already checked). */
+void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *mmu,
+                 const struct ppu_gpu_config *cfg);
 void ppu_sm_finish(struct ppu_sm *sm);
 /* Prepares for a grid: flushes the icache, sizes the resident storage.
  * False when host memory for it cannot be had. */

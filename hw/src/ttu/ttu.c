@@ -9,11 +9,11 @@
 #include "ttu/ttu_traversal.h"
 
 void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
-                  struct ppu_counter_block *counters)
+                  struct ppu_counter_block *counters, uint32_t l0_lines)
 {
    memset(ttu, 0, sizeof(*ttu));
    ttu->counters = counters;
-   ppu_ttu_l0_init(&ttu->l0, mmu, counters);
+   ppu_ttu_l0_init(&ttu->l0, mmu, counters, l0_lines);
 }
 
 bool ppu_ttu_configure_predictor(struct ppu_ttu *ttu, const struct ppu_ttu_predictor_config *cfg)

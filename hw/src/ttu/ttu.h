@@ -31,8 +31,9 @@ struct ppu_ttu {
    struct ppu_counter_block *counters; /* the SM's block (single writer: the SM's worker) */
 };
 
+/* l0_lines: the L0's size (ttu.l0_lines), 1 .. PPU_TTU_L0_LINES_MAX. */
 void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
-                  struct ppu_counter_block *counters);
+                  struct ppu_counter_block *counters, uint32_t l0_lines);
 /* Sets up the intersection predictor's table (ppu/ttu_predictor.h); false
  * when the configuration is invalid (ppu_gpu_create has checked it) or host
  * memory runs out. */

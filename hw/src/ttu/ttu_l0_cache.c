@@ -1,14 +1,17 @@
 /* See ttu_l0_cache.h. */
 #include "ttu/ttu_l0_cache.h"
 
+#include <assert.h>
 #include <string.h>
 
 void ppu_ttu_l0_init(struct ppu_ttu_l0_cache *c, struct ppu_mmu_client *mmu,
-                     struct ppu_counter_block *counters)
+                     struct ppu_counter_block *counters, uint32_t lines)
 {
+   assert(lines >= 1 && lines <= PPU_TTU_L0_LINES_MAX);
    memset(c, 0, sizeof(*c));
    c->mmu = mmu;
    c->counters = counters;
+   c->lines = lines;
 }
 
 void ppu_ttu_l0_flush(struct ppu_ttu_l0_cache *c)
@@ -23,7 +26,7 @@ static void lookup(struct ppu_ttu_l0_cache *c, uint64_t line_va)
 {
    unsigned victim = 0;
    c->clock++;
-   for (unsigned i = 0; i < PPU_TTU_L0_ENTRIES; i++) {
+   for (unsigned i = 0; i < c->lines; i++) {
       if (c->line_va[i] == line_va) {
          c->last_use[i] = c->clock;
          ppu_counter_add(c->counters, PPU_COUNTER_TTU_L0_HITS, 1);

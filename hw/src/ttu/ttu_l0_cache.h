@@ -4,7 +4,8 @@
  * through it.
  *
  * Functional mode keeps only the tags: it counts hits and misses with an
- * LRU replacement over PPU_TTU_L0_ENTRIES fully associative lines and reads
+ * LRU replacement over `lines` fully associative lines (ttu.l0_lines; the
+ * arrays are sized for the largest the key allows) and reads
  * the data from memory every time, so a structure rewritten between grids
  * (or by a shader) is never seen stale. The timing mode will charge a miss
  * its memory latency here.
@@ -19,18 +20,23 @@
 #include "mmu.h"
 
 #define PPU_TTU_L0_LINE_BYTES 128u
-#define PPU_TTU_L0_ENTRIES 8u
+/* The largest ttu.l0_lines: the lookup is a linear fully associative
+ * search, so far beyond this a set-associative model would be needed. */
+#define PPU_TTU_L0_LINES_MAX 64u
 
 struct ppu_ttu_l0_cache {
-   uint64_t line_va[PPU_TTU_L0_ENTRIES]; /* VA of the line; 0 = empty (VA page 0 is never mapped) */
-   uint64_t last_use[PPU_TTU_L0_ENTRIES];
+   uint64_t
+       line_va[PPU_TTU_L0_LINES_MAX]; /* VA of the line; 0 = empty (VA page 0 is never mapped) */
+   uint64_t last_use[PPU_TTU_L0_LINES_MAX];
    uint64_t clock;
+   uint32_t lines;                     /* lines in use, 1 .. PPU_TTU_L0_LINES_MAX */
    struct ppu_mmu_client *mmu;         /* the SM's port */
    struct ppu_counter_block *counters; /* ttu.l0_hits / ttu.l0_misses */
 };
 
+/* lines: 1 .. PPU_TTU_L0_LINES_MAX (the configuration checked it). */
 void ppu_ttu_l0_init(struct ppu_ttu_l0_cache *c, struct ppu_mmu_client *mmu,
-                     struct ppu_counter_block *counters);
+                     struct ppu_counter_block *counters, uint32_t lines);
 /* Drops every line (a new grid may run in another address space). */
 void ppu_ttu_l0_flush(struct ppu_ttu_l0_cache *c);
 
