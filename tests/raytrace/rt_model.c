@@ -34,6 +34,21 @@ bool rt_scene_read(const struct scene_camera *cam, struct obj_mesh *mesh, char *
    return obj_mesh_load(path, mesh, err, err_size);
 }
 
+int rt_scene_open(const char *name, const struct scene_camera **cam, struct obj_mesh *mesh)
+{
+   *cam = scene_catalog_find(name);
+   if (!*cam) {
+      fprintf(stderr, "unknown scene %s\n", name);
+      return -1;
+   }
+   char err[256];
+   if (!rt_scene_read(*cam, mesh, err, sizeof(err))) {
+      printf("%-16s skipped (%s)\n", name, err);
+      return 0;
+   }
+   return 1;
+}
+
 double rt_mesh_diagonal(const struct obj_mesh *mesh)
 {
    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -284,6 +299,68 @@ void rt_ao_stats(const uint32_t *result, uint32_t width, uint32_t height, uint32
    s->ao_rays = s->hit_pixels * spp;
    s->hit_fraction = pixels ? (double)s->hit_pixels / (double)pixels : 0;
    s->mean_ao = s->ao_rays ? (double)escaped / (double)s->ao_rays : 0;
+}
+
+/* Enough VRAM for the mesh, its worst-case BLAS and the result, with room
+ * for the harness's own buffers: the biggest scenes need more than the
+ * default 256 MiB, and the smallest should not pay for it. */
+static uint32_t vram_mib_for(const struct obj_mesh *mesh, const struct rt_ao_bench *b)
+{
+   struct bvh_sizes sizes = {0};
+   bvh_get_sizes(PPU_BVH_KIND_TRIANGLES, 1, mesh->triangle_count, &sizes);
+   uint64_t bytes = sizes.structure_size + 12ull * mesh->vertex_count +
+                    12ull * mesh->triangle_count + 4ull * b->width * b->height;
+   return (uint32_t)((bytes >> 20) + 64);
+}
+
+bool rt_ao_measure(const struct obj_mesh *mesh, const struct scene_camera *cam,
+                   const struct rt_ao_bench *b, const struct ppu_ttu_predictor_config *predictor,
+                   uint32_t *result, struct rt_ao_measurement *out)
+{
+   memset(out, 0, sizeof(*out));
+   struct rt_model m;
+   if (!rt_model_init_predictor(&m, b->host_threads, vram_mib_for(mesh, b), predictor))
+      return false;
+   bool ok = rt_model_load(&m, mesh);
+   if (ok) {
+      double diagonal = rt_mesh_diagonal(mesh);
+      struct rt_ao_push pc;
+      rt_ao_push_setup(cam, diagonal, b->width, b->height, b->spp, &pc);
+      if (b->ao_fraction > 0)
+         pc.ao_radius = (float)(b->ao_fraction * diagonal);
+      /* Deltas, so the uploads and builds before the grids do not count. */
+      uint64_t before[PPU_COUNTER_COUNT], after[PPU_COUNTER_COUNT];
+      ppu_gpu_read_counters(m.ctu.h.t.gpu, before);
+      double t0 = now_ms();
+      ok = rt_ao_run(&m, &pc, b->band_pixels, result);
+      out->seconds = (now_ms() - t0) * 1e-3;
+      ppu_gpu_read_counters(m.ctu.h.t.gpu, after);
+      for (int i = 0; i < PPU_COUNTER_COUNT; i++)
+         out->counters[i] = after[i] - before[i];
+      out->triangle_count = m.triangle_count;
+      out->build_ms = m.build_ms;
+   }
+   rt_model_finish(&m);
+   return ok;
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+   return b ? (double)a / (double)b : 0.0;
+}
+
+void rt_predictor_figures(const uint64_t *on, uint64_t fetches_off, uint64_t ao_rays,
+                          struct rt_predictor_figures *f)
+{
+   f->predicted = ratio(on[PPU_COUNTER_TTU_PREDICTOR_PREDICTED], ao_rays);
+   f->verified = ratio(on[PPU_COUNTER_TTU_PREDICTOR_VERIFIED], ao_rays);
+   f->mispredicted = ratio(on[PPU_COUNTER_TTU_PREDICTOR_MISPREDICTED], ao_rays);
+   f->fetches_saved =
+       fetches_off ? 1.0 - ratio(on[PPU_COUNTER_TTU_NODE_FETCHES], fetches_off) : 0.0;
+   /* Two non-negative counters because a counter never decreases. */
+   double eq1 = (double)on[PPU_COUNTER_TTU_PREDICTOR_NODES_SKIPPED] -
+                (double)on[PPU_COUNTER_TTU_PREDICTOR_EXTRA_NODE_FETCHES];
+   f->eq1 = fetches_off ? eq1 / (double)fetches_off : 0.0;
 }
 
 bool rt_small_run(void)

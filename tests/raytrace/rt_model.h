@@ -18,6 +18,7 @@
 #include "bvh_builder.h"
 #include "compiler_test_util.h"
 #include "obj_mesh.h"
+#include "ppu/counters.h"
 #include "ppu/ttu_predictor.h"
 #include "scene_catalog.h"
 
@@ -39,6 +40,11 @@ bool rt_scenes_available(const char **dir);
 /* Reads dir/file of the camera; false with a message in err. */
 bool rt_scene_read(const struct scene_camera *cam, struct obj_mesh *mesh, char *err,
                    size_t err_size);
+/* For the benchmarks: the catalog's camera named `name` and its mesh.
+ * Returns 1 when read; 0, printing "<name> skipped (<reason>)", when the
+ * file cannot be read, so a run over many scenes goes on without it; -1,
+ * with a message on stderr, for a name the catalog does not have. */
+int rt_scene_open(const char *name, const struct scene_camera **cam, struct obj_mesh *mesh);
 /* Length of the diagonal of the mesh's bounding box. */
 double rt_mesh_diagonal(const struct obj_mesh *mesh);
 
@@ -110,6 +116,40 @@ struct rt_ao_stats {
 
 void rt_ao_stats(const uint32_t *result, uint32_t width, uint32_t height, uint32_t spp,
                  struct rt_ao_stats *s);
+
+/* One measured run of ao.comp, as the benchmarks make it. */
+struct rt_ao_bench {
+   uint32_t width, height, spp;
+   uint32_t band_pixels;  /* rt_ao_run's; 0: one grid */
+   uint32_t host_threads; /* ppu_gpu_config.host_worker_threads; 0: the default */
+   double ao_fraction;    /* > 0: AO radius = this x the scene diagonal; else the camera's */
+};
+
+struct rt_ao_measurement {
+   uint64_t counters[PPU_COUNTER_COUNT]; /* deltas over the AO grids only */
+   double seconds;                       /* host time of the AO grids */
+   uint32_t triangle_count;
+   double build_ms;
+};
+
+/* Runs ao.comp once on a fresh chip (so the predictor's table starts
+ * empty) with the predictor configured (NULL: off), its per-pixel result in
+ * result[width * height]. */
+bool rt_ao_measure(const struct obj_mesh *mesh, const struct scene_camera *cam,
+                   const struct rt_ao_bench *b, const struct ppu_ttu_predictor_config *predictor,
+                   uint32_t *result, struct rt_ao_measurement *out);
+
+/* The paper's figures of a predictor-on run (docs/ttu.md): fractions of
+ * all AO rays predicted, verified and mispredicted; node fetches saved
+ * against the predictor-off run's fetches_off (1 - on / off) and the same
+ * by equation 1 (nodes_skipped - extra_node_fetches, over fetches_off). */
+struct rt_predictor_figures {
+   double predicted, verified, mispredicted;
+   double fetches_saved, eq1;
+};
+
+void rt_predictor_figures(const uint64_t *on /* PPU_COUNTER_COUNT */, uint64_t fetches_off,
+                          uint64_t ao_rays, struct rt_predictor_figures *f);
 
 /* How much work the tests do: the sanitizer build (compile definition
  * RT_SANITIZED) or VKPPU_RT_SMALL=1 in the environment scales it down. */
