@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one VkResult-name table of the samples and the API tests. */
 const char *vk_sample_result_string(VkResult r)
 {
    switch (r) {
@@ -14,6 +15,8 @@ const char *vk_sample_result_string(VkResult r)
       NAME(VK_SUCCESS);
       NAME(VK_NOT_READY);
       NAME(VK_TIMEOUT);
+      NAME(VK_EVENT_SET);
+      NAME(VK_EVENT_RESET);
       NAME(VK_INCOMPLETE);
       NAME(VK_ERROR_OUT_OF_HOST_MEMORY);
       NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY);
@@ -26,14 +29,23 @@ const char *vk_sample_result_string(VkResult r)
       NAME(VK_ERROR_INCOMPATIBLE_DRIVER);
       NAME(VK_ERROR_TOO_MANY_OBJECTS);
       NAME(VK_ERROR_FORMAT_NOT_SUPPORTED);
+      NAME(VK_ERROR_FRAGMENTED_POOL);
       NAME(VK_ERROR_UNKNOWN);
       NAME(VK_ERROR_OUT_OF_POOL_MEMORY);
+      NAME(VK_ERROR_INVALID_EXTERNAL_HANDLE);
+      NAME(VK_ERROR_FRAGMENTATION);
       NAME(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS);
+      NAME(VK_PIPELINE_COMPILE_REQUIRED);
+      NAME(VK_THREAD_IDLE_KHR);
+      NAME(VK_THREAD_DONE_KHR);
       NAME(VK_OPERATION_DEFERRED_KHR);
       NAME(VK_OPERATION_NOT_DEFERRED_KHR);
 #undef NAME
-   default:
-      return "(another VkResult)";
+   default: {
+      static _Thread_local char text[32];
+      snprintf(text, sizeof(text), "VkResult(%d)", (int)r);
+      return text;
+   }
    }
 }
 

@@ -1,47 +1,12 @@
 #include "vk_check.h"
 
+#include "vk_sample.h"
+
 #include <stdio.h>
 
 const char *vk_result_name(VkResult result)
 {
-   switch (result) {
-   case VK_SUCCESS:
-      return "VK_SUCCESS";
-   case VK_NOT_READY:
-      return "VK_NOT_READY";
-   case VK_TIMEOUT:
-      return "VK_TIMEOUT";
-   case VK_INCOMPLETE:
-      return "VK_INCOMPLETE";
-   case VK_ERROR_OUT_OF_HOST_MEMORY:
-      return "VK_ERROR_OUT_OF_HOST_MEMORY";
-   case VK_ERROR_OUT_OF_DEVICE_MEMORY:
-      return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-   case VK_ERROR_INITIALIZATION_FAILED:
-      return "VK_ERROR_INITIALIZATION_FAILED";
-   case VK_ERROR_DEVICE_LOST:
-      return "VK_ERROR_DEVICE_LOST";
-   case VK_ERROR_MEMORY_MAP_FAILED:
-      return "VK_ERROR_MEMORY_MAP_FAILED";
-   case VK_ERROR_LAYER_NOT_PRESENT:
-      return "VK_ERROR_LAYER_NOT_PRESENT";
-   case VK_ERROR_EXTENSION_NOT_PRESENT:
-      return "VK_ERROR_EXTENSION_NOT_PRESENT";
-   case VK_ERROR_FEATURE_NOT_PRESENT:
-      return "VK_ERROR_FEATURE_NOT_PRESENT";
-   case VK_ERROR_INCOMPATIBLE_DRIVER:
-      return "VK_ERROR_INCOMPATIBLE_DRIVER";
-   case VK_ERROR_TOO_MANY_OBJECTS:
-      return "VK_ERROR_TOO_MANY_OBJECTS";
-   case VK_ERROR_FORMAT_NOT_SUPPORTED:
-      return "VK_ERROR_FORMAT_NOT_SUPPORTED";
-   case VK_ERROR_FRAGMENTED_POOL:
-      return "VK_ERROR_FRAGMENTED_POOL";
-   case VK_ERROR_UNKNOWN:
-      return "VK_ERROR_UNKNOWN";
-   default:
-      return "unrecognised VkResult";
-   }
+   return vk_sample_result_string(result);
 }
 
 bool vk_failed(VkResult result, const char *call)

@@ -1,6 +1,7 @@
 /* The parts of vk_test_context.h that are not about Vulkan objects:
  * pseudo-random data and its comparison, time, and reporting. */
 #include "vk_test_context.h"
+#include "vk_sample.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,40 +78,7 @@ void vkt_sleep_ms(unsigned ms)
 
 const char *vkt_result_name(VkResult result)
 {
-   switch (result) {
-#define NAME(r)                                                                                    \
-   case r:                                                                                         \
-      return #r
-      NAME(VK_SUCCESS);
-      NAME(VK_NOT_READY);
-      NAME(VK_TIMEOUT);
-      NAME(VK_EVENT_SET);
-      NAME(VK_EVENT_RESET);
-      NAME(VK_INCOMPLETE);
-      NAME(VK_ERROR_OUT_OF_HOST_MEMORY);
-      NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY);
-      NAME(VK_ERROR_INITIALIZATION_FAILED);
-      NAME(VK_ERROR_DEVICE_LOST);
-      NAME(VK_ERROR_MEMORY_MAP_FAILED);
-      NAME(VK_ERROR_LAYER_NOT_PRESENT);
-      NAME(VK_ERROR_EXTENSION_NOT_PRESENT);
-      NAME(VK_ERROR_FEATURE_NOT_PRESENT);
-      NAME(VK_ERROR_INCOMPATIBLE_DRIVER);
-      NAME(VK_ERROR_TOO_MANY_OBJECTS);
-      NAME(VK_ERROR_FORMAT_NOT_SUPPORTED);
-      NAME(VK_ERROR_FRAGMENTED_POOL);
-      NAME(VK_ERROR_UNKNOWN);
-      NAME(VK_ERROR_OUT_OF_POOL_MEMORY);
-      NAME(VK_ERROR_INVALID_EXTERNAL_HANDLE);
-      NAME(VK_ERROR_FRAGMENTATION);
-      NAME(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS);
-#undef NAME
-   default: {
-      static _Thread_local char text[32];
-      snprintf(text, sizeof(text), "VkResult(%d)", (int)result);
-      return text;
-   }
-   }
+   return vk_sample_result_string(result);
 }
 
 void vkt_fatal_hang(const char *what)

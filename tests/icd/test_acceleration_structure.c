@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bvh_builder.h"
+#include "icd_test_device.h"
 #include "test_harness.h"
 #include "drv_device.h"
 #include "va_access.h"
@@ -126,19 +127,7 @@ static bool rig_init(struct rig *r)
    };
    if (vkppu_CreateDebugUtilsMessengerEXT(r->instance, &mci, NULL, &r->messenger) != VK_SUCCESS)
       return false;
-   uint32_t count = 1;
-   VkPhysicalDevice pd;
-   if (vkppu_EnumeratePhysicalDevices(r->instance, &count, &pd) != VK_SUCCESS)
-      return false;
-   float prio = 1.0f;
-   VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                  .queueFamilyIndex = 0,
-                                  .queueCount = 1,
-                                  .pQueuePriorities = &prio};
-   VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                             .queueCreateInfoCount = 1,
-                             .pQueueCreateInfos = &qci};
-   if (vkppu_CreateDevice(pd, &dci, NULL, &r->device) != VK_SUCCESS)
+   if (!icd_test_device_create(r->instance, &r->device))
       return false;
    vkppu_GetDeviceQueue(r->device, 0, 0, &r->queue);
    VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

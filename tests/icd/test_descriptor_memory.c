@@ -8,6 +8,7 @@
  * with validation on. */
 #include <string.h>
 
+#include "icd_test_device.h"
 #include "test_harness.h"
 #include "vkppu_descriptor.h"
 #include "vkppu_memory.h"
@@ -26,19 +27,7 @@ static bool rig_init(struct rig *r)
    VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
    if (vkppu_CreateInstance(&ici, NULL, &r->instance) != VK_SUCCESS)
       return false;
-   uint32_t count = 1;
-   VkPhysicalDevice pd;
-   if (vkppu_EnumeratePhysicalDevices(r->instance, &count, &pd) != VK_SUCCESS)
-      return false;
-   float prio = 1.0f;
-   VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                  .queueFamilyIndex = 0,
-                                  .queueCount = 1,
-                                  .pQueuePriorities = &prio};
-   VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                             .queueCreateInfoCount = 1,
-                             .pQueueCreateInfos = &qci};
-   if (vkppu_CreateDevice(pd, &dci, NULL, &r->device) != VK_SUCCESS)
+   if (!icd_test_device_create(r->instance, &r->device))
       return false;
    VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
                              .size = 4096,
