@@ -201,9 +201,9 @@ TEST_CASE(configuration_defaults_and_refusals_name_the_field)
    CHECK(!defaults.ttu_predictor.enabled && defaults.ttu_predictor.go_up_level == 3 &&
          defaults.ttu_predictor.collector_timeout_cycles == 16 &&
          defaults.ttu_predictor.entries == 1024);
-   in.go_up_level = PPU_TTU_PREDICTOR_ZERO;
+   in.go_up_level = 5;
    REQUIRE(ppu_ttu_predictor_config_resolve(&in, &out, err, sizeof(err)));
-   CHECK_EQ_U64(out.go_up_level, 0);
+   CHECK_EQ_U64(out.go_up_level, 5);
    static const struct {
       struct ppu_ttu_predictor_config c;
       const char *field;
@@ -364,7 +364,7 @@ TEST_CASE(go_up_level_k_teaches_the_table_the_kth_ancestor_of_the_hit_leaf)
    uint32_t checked = 0;
    for (uint32_t k = 0; k <= 5; k++) {
       struct lone_ttu u;
-      REQUIRE(lone_init(&u, k == 5 ? PPU_BVH_MAX_DEPTH : k ? k : PPU_TTU_PREDICTOR_ZERO));
+      REQUIRE(lone_init(&u, k == 5 ? PPU_BVH_MAX_DEPTH : k));
       uint64_t seed = 100 + k;
       for (int i = 0; i < 20; i++) {
          struct ts_ray r = ray_towards(&seed);

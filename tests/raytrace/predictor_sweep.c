@@ -288,7 +288,7 @@ static bool predictor_config(const struct setting *s, struct ppu_ttu_predictor_c
    *cfg = defaults.ttu_predictor;
    cfg->enabled = true;
    cfg->entries = s->entries;
-   cfg->go_up_level = s->level ? s->level : PPU_TTU_PREDICTOR_ZERO;
+   cfg->go_up_level = s->level;
    cfg->hash = s->hash;
    struct ppu_ttu_predictor_config resolved;
    return ppu_ttu_predictor_config_resolve(cfg, &resolved, err, err_size);

@@ -13,7 +13,7 @@
  * default given beside it, except go_up_level and collector_timeout_cycles,
  * where 0 is a legal value and is taken as written (ppu_gpu_config_default
  * and the configuration file's keys ttu.predictor.* give every field its
- * documented default; PPU_TTU_PREDICTOR_ZERO is accepted as 0 too).
+ * documented default).
  * ppu_gpu_create rejects an invalid configuration with a message naming the
  * field.
  */
@@ -23,9 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* "0" for a field whose 0 means "the default". */
-#define PPU_TTU_PREDICTOR_ZERO 0xffffffffu
 
 enum ppu_ttu_predictor_hash {
    PPU_TTU_PREDICTOR_HASH_DEFAULT = 0,    /* GRID_SPHERICAL */

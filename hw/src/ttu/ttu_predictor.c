@@ -28,10 +28,10 @@ static bool bad(char *err, size_t n, const char *fmt, ...)
    return false;
 }
 
-/* 0 takes the default; PPU_TTU_PREDICTOR_ZERO is an explicit 0. */
+/* 0 takes the default (only for fields where 0 is not a legal value). */
 static uint32_t or_default(uint32_t v, uint32_t def)
 {
-   return v == 0 ? def : v == PPU_TTU_PREDICTOR_ZERO ? 0 : v;
+   return v == 0 ? def : v;
 }
 
 static bool power_of_two(uint32_t v)
@@ -57,13 +57,12 @@ bool ppu_ttu_predictor_config_resolve(const struct ppu_ttu_predictor_config *in,
    out->nodes_per_entry = or_default(in->nodes_per_entry, 1);
    out->hash = in->hash ? in->hash : PPU_TTU_PREDICTOR_HASH_GRID_SPHERICAL;
    /* 0 is a real Go Up Level: taken as written (ppu_gpu_config_default
-    * sets 3); PPU_TTU_PREDICTOR_ZERO still means 0. */
-   out->go_up_level = in->go_up_level == PPU_TTU_PREDICTOR_ZERO ? 0 : in->go_up_level;
+    * sets 3), as is the collector timeout. */
+   out->go_up_level = in->go_up_level;
    out->lookup_fifo = or_default(in->lookup_fifo, 4);
    out->update_fifo = or_default(in->update_fifo, 4);
    out->collector_ray_ids = or_default(in->collector_ray_ids, 64);
-   out->collector_timeout_cycles =
-       in->collector_timeout_cycles == PPU_TTU_PREDICTOR_ZERO ? 0 : in->collector_timeout_cycles;
+   out->collector_timeout_cycles = in->collector_timeout_cycles;
    out->repacking = in->repacking ? in->repacking : PPU_TTU_PREDICTOR_REPACKING_ON;
    const struct ppu_ttu_predictor_config *c = out;
    if (c->ways == 0 || c->ways > (1u << 20))
