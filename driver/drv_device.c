@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "channel.h"
+#include "counter_dump.h"
 #include "fault_report.h"
 #include "ppu/gpu.h"
 #include "ppu/hw_config.h"
@@ -229,6 +230,8 @@ void drv_device_destroy(struct drv_device *dev)
    drv_slot_pages_destroy(dev);
    address_space_finish(&dev->as);
    vram_allocator_finish(&dev->vram);
+   /* Every channel is gone, so the counters are final. */
+   drv_counters_dump_from_env(dev->gpu);
    /* No channel is left, so no interrupt can arrive; destroying the chip
     * stops its threads before the state the handler uses goes away. */
    ppu_gpu_destroy(dev->gpu);

@@ -45,6 +45,26 @@
  * The shader loads the address as it loads a buffer's and stores it into a
  * ray query object (hw/include/ppu/ray_query.h) for TTU.INIT, which checks
  * the header; there is no range.
+ *
+ * Image, sampler and texel-buffer descriptors hold the hardware's own
+ * headers inline (hw/include/ppu/texture.h), so a texture instruction gets
+ * the VA of the descriptor itself and the texture unit reads it there:
+ *
+ *   type                      stride  contents
+ *   SAMPLED_IMAGE              64     struct ppu_texture_header (the view)
+ *   STORAGE_IMAGE              64     struct ppu_texture_header (the view)
+ *   UNIFORM/STORAGE_TEXEL_BUFFER 64   struct ppu_texture_header, dim BUFFER
+ *                                     (PPU_TEX_DIM_BUFFER: linear, width =
+ *                                     elements, height/depth/levels/layers 1)
+ *   SAMPLER                    64     struct ppu_sampler_header
+ *   COMBINED_IMAGE_SAMPLER    128     texture header at +0, sampler at +64
+ *
+ * These bindings start at a multiple of 64 bytes of the set (headers are
+ * 64-byte aligned). Element i of a binding is at offset + i * stride
+ * (drv_descriptor_stride). A descriptor that was never written is zeros:
+ * format INVALID, which the texture unit reports as BAD_TEXTURE_HEADER
+ * (a fault, never a wrong read). Immutable samplers are written when the
+ * set is allocated.
  */
 #ifndef DRV_SHADER_ABI_H
 #define DRV_SHADER_ABI_H
@@ -60,7 +80,11 @@
 #define DRV_ABI_CBANK_NUM_WORKGROUPS 448u
 #define DRV_ABI_CBANK0_SIZE 512u
 
-#define DRV_DESCRIPTOR_SIZE 16u
+#define DRV_DESCRIPTOR_SIZE 16u /* buffer and acceleration-structure descriptors */
+#define DRV_IMAGE_DESCRIPTOR_SIZE 64u
+#define DRV_SAMPLER_DESCRIPTOR_SIZE 64u
+#define DRV_COMBINED_DESCRIPTOR_SIZE 128u
+#define DRV_COMBINED_SAMPLER_OFFSET 64u /* the sampler header in a combined descriptor */
 #define DRV_DESCRIPTOR_SET_ALIGN 64u
 
 struct drv_buffer_descriptor {
@@ -83,7 +107,30 @@ enum drv_binding_kind {
    DRV_BINDING_UNIFORM_BUFFER,
    DRV_BINDING_STORAGE_BUFFER,
    DRV_BINDING_ACCELERATION_STRUCTURE,
+   DRV_BINDING_SAMPLED_IMAGE,
+   DRV_BINDING_STORAGE_IMAGE,
+   DRV_BINDING_SAMPLER,
+   DRV_BINDING_COMBINED_IMAGE_SAMPLER,
+   DRV_BINDING_UNIFORM_TEXEL_BUFFER,
+   DRV_BINDING_STORAGE_TEXEL_BUFFER,
 };
+
+/* Bytes between the elements of a binding of that kind. */
+static inline uint32_t drv_descriptor_stride(enum drv_binding_kind kind)
+{
+   switch (kind) {
+   case DRV_BINDING_UNIFORM_BUFFER:
+   case DRV_BINDING_STORAGE_BUFFER:
+   case DRV_BINDING_ACCELERATION_STRUCTURE:
+      return DRV_DESCRIPTOR_SIZE;
+   case DRV_BINDING_SAMPLER:
+      return DRV_SAMPLER_DESCRIPTOR_SIZE;
+   case DRV_BINDING_COMBINED_IMAGE_SAMPLER:
+      return DRV_COMBINED_DESCRIPTOR_SIZE;
+   default:
+      return DRV_IMAGE_DESCRIPTOR_SIZE;
+   }
+}
 struct drv_binding_layout {
    uint32_t set, binding;
    enum drv_binding_kind kind;

@@ -5,7 +5,7 @@
  * The block is sized so that a pool never runs out of memory while its
  * counts hold: every set takes its layout's size rounded up to the 64-byte
  * set alignment of driver/shader_abi.h, which is at most 64 bytes more than
- * its descriptors. Freeing individual sets can still fragment it
+ * its descriptors and their alignment padding. Freeing individual sets can still fragment it
  * (VK_ERROR_FRAGMENTED_POOL). */
 #include "gpu_memory.h"
 #include "vkppu_descriptor.h"
@@ -22,7 +22,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDescriptorPool(
    vkppu_object_init(&pool->base, VK_OBJECT_TYPE_DESCRIPTOR_POOL, dev);
    pool->flags = pCreateInfo->flags;
    pool->max_sets = pCreateInfo->maxSets;
-   uint64_t descriptors = 0;
+   uint64_t bytes = (uint64_t)pool->max_sets * DRV_DESCRIPTOR_SET_ALIGN;
    for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; i++) {
       const VkDescriptorPoolSize *ps = &pCreateInfo->pPoolSizes[i];
       /* The same type may appear more than once; the counts add up. */
@@ -31,10 +31,17 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDescriptorPool(
          uint64_t c = (uint64_t)pool->capacity[t] + ps->descriptorCount;
          pool->capacity[t] = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
       }
-      descriptors += ps->descriptorCount;
+      /* A 16-byte buffer descriptor is counted as 64: a set layout pads
+       * at most 48 bytes after a buffer binding to align the header binding
+       * that follows (descriptor_set_layout.c), so the pool covers the
+       * worst padding of any layout its counts admit. */
+      enum drv_binding_kind kind;
+      if (vkppu_descriptor_type_kind(ps->type, &kind)) {
+         uint32_t stride = drv_descriptor_stride(kind);
+         bytes += (uint64_t)ps->descriptorCount *
+                  (stride < PPU_TEX_HEADER_ALIGN ? PPU_TEX_HEADER_ALIGN : stride);
+      }
    }
-   uint64_t bytes =
-       descriptors * DRV_DESCRIPTOR_SIZE + (uint64_t)pool->max_sets * DRV_DESCRIPTOR_SET_ALIGN;
    extent_allocator_init(&pool->space, DRV_DESCRIPTOR_SET_ALIGN);
    if (bytes) {
       enum drv_result r =

@@ -4,6 +4,7 @@
 #include "gpu_memory.h"
 #include "vkppu_acceleration_structure.h"
 #include "vkppu_descriptor.h"
+#include "vkppu_image.h"
 #include "vkppu_memory.h"
 
 void vkppu_descriptor_set_release(struct vkppu_device *dev, struct vkppu_descriptor_set *set);
@@ -29,26 +30,36 @@ static void unlink_set(struct vkppu_descriptor_pool *pool, struct vkppu_descript
 
 /* Adds (sign 1) or removes (sign -1) a layout's descriptors to the pool's
  * per-type counts. */
+/* Descriptors a set of the layout holds in binding b: its count, or for
+ * the variable-count binding the count the set was allocated with. */
+static uint32_t binding_count(const struct vkppu_descriptor_set_layout *layout,
+                              const struct vkppu_set_binding *b, uint32_t variable_count)
+{
+   return b == layout->variable ? variable_count : b->count;
+}
+
 static void account(struct vkppu_descriptor_pool *pool,
-                    const struct vkppu_descriptor_set_layout *layout, int sign)
+                    const struct vkppu_descriptor_set_layout *layout, uint32_t variable_count,
+                    int sign)
 {
    for (uint32_t i = 0; i < layout->binding_count; i++) {
       const struct vkppu_set_binding *b = &layout->bindings[i];
       int t = vkppu_pool_type_index(b->type);
+      uint32_t n = binding_count(layout, b, variable_count);
       if (t >= 0)
-         pool->used[t] += sign > 0 ? b->count : -b->count;
+         pool->used[t] += sign > 0 ? n : -n;
    }
 }
 
 static bool fits(const struct vkppu_descriptor_pool *pool,
-                 const struct vkppu_descriptor_set_layout *layout)
+                 const struct vkppu_descriptor_set_layout *layout, uint32_t variable_count)
 {
    uint64_t need[VKPPU_POOL_DESCRIPTOR_TYPES] = {0};
    for (uint32_t i = 0; i < layout->binding_count; i++) {
       const struct vkppu_set_binding *b = &layout->bindings[i];
       int t = vkppu_pool_type_index(b->type);
       if (t >= 0)
-         need[t] += b->count;
+         need[t] += binding_count(layout, b, variable_count);
    }
    for (uint32_t t = 0; t < VKPPU_POOL_DESCRIPTOR_TYPES; t++) {
       if (pool->used[t] + need[t] > pool->capacity[t])
@@ -57,17 +68,44 @@ static bool fits(const struct vkppu_descriptor_pool *pool,
    return true;
 }
 
+/* Offset of a binding's sampler header within one element: SAMPLER
+ * descriptors are the header, COMBINED ones hold it after the image's. */
+static uint32_t sampler_offset(VkDescriptorType type)
+{
+   return type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ? DRV_COMBINED_SAMPLER_OFFSET : 0;
+}
+
+static void write_immutable_samplers(struct vkppu_descriptor_set *set)
+{
+   const struct vkppu_descriptor_set_layout *layout = set->layout;
+   for (uint32_t i = 0; i < layout->binding_count; i++) {
+      const struct vkppu_set_binding *b = &layout->bindings[i];
+      uint32_t n = binding_count(layout, b, set->variable_count);
+      for (uint32_t e = 0; b->immutable_samplers && e < n; e++)
+         memcpy(set->map + b->offset + (size_t)e * b->stride + sampler_offset(b->type),
+                &b->immutable_samplers[e], sizeof(b->immutable_samplers[e]));
+   }
+}
+
 static VkResult allocate_set(struct vkppu_device *dev, struct vkppu_descriptor_pool *pool,
-                             struct vkppu_descriptor_set_layout *layout,
+                             struct vkppu_descriptor_set_layout *layout, uint32_t variable_count,
                              struct vkppu_descriptor_set **out)
 {
+   /* The variable binding is the last in memory, so a smaller count only
+    * shortens the set. */
+   uint32_t bytes = layout->size;
+   if (layout->variable) {
+      if (variable_count > layout->variable->count)
+         variable_count = layout->variable->count; /* invalid usage; keep in bounds */
+      bytes = layout->variable->offset + variable_count * layout->variable->stride;
+   }
    /* Past maxSets or the pool's descriptor counts the allocation fails with
     * VK_ERROR_OUT_OF_POOL_MEMORY (vkAllocateDescriptorSets, since
     * VK_KHR_maintenance1); this driver keeps to the counts exactly so an
     * application sees the same failure it would on a stricter device. */
-   if (pool->set_count >= pool->max_sets || !fits(pool, layout))
+   if (pool->set_count >= pool->max_sets || !fits(pool, layout, variable_count))
       return VK_ERROR_OUT_OF_POOL_MEMORY;
-   uint32_t size = (layout->size + DRV_DESCRIPTOR_SET_ALIGN - 1) & ~(DRV_DESCRIPTOR_SET_ALIGN - 1);
+   uint32_t size = (bytes + DRV_DESCRIPTOR_SET_ALIGN - 1) & ~(DRV_DESCRIPTOR_SET_ALIGN - 1);
    if (size == 0)
       size = DRV_DESCRIPTOR_SET_ALIGN; /* every set gets a nonzero address */
    uint64_t offset = 0;
@@ -90,12 +128,15 @@ static VkResult allocate_set(struct vkppu_device *dev, struct vkppu_descriptor_p
    vkppu_descriptor_set_layout_ref(layout);
    set->offset = offset;
    set->size = size;
+   set->bytes = bytes;
+   set->variable_count = variable_count;
    set->va = pool->bo->va + offset;
    set->map = pool->bo->map + offset;
    /* Freed ranges keep old descriptors; a fresh set starts zeroed so an
     * unwritten descriptor is a null buffer of range 0. */
    memset(set->map, 0, size);
-   account(pool, layout, 1);
+   write_immutable_samplers(set);
+   account(pool, layout, variable_count, 1);
    pool->set_count++;
    link_set(pool, set);
    *out = set;
@@ -106,7 +147,7 @@ void vkppu_descriptor_set_release(struct vkppu_device *dev, struct vkppu_descrip
 {
    struct vkppu_descriptor_pool *pool = set->pool;
    unlink_set(pool, set);
-   account(pool, set->layout, -1);
+   account(pool, set->layout, set->variable_count, -1);
    pool->set_count--;
    extent_allocator_free(&pool->space, set->offset, set->size);
    vkppu_descriptor_set_layout_unref(dev, set->layout);
@@ -121,11 +162,21 @@ vkppu_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo 
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
    VKPPU_FROM_HANDLE(vkppu_descriptor_pool, pool, pAllocateInfo->descriptorPool);
    VkResult r = VK_SUCCESS;
+   const VkDescriptorSetVariableDescriptorCountAllocateInfo *variable = NULL;
+   for (const VkBaseInStructure *ext = pAllocateInfo->pNext; ext; ext = ext->pNext) {
+      if (ext->sType == VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO)
+         variable = (const void *)ext;
+   }
    uint32_t i;
    for (i = 0; i < pAllocateInfo->descriptorSetCount; i++) {
       struct vkppu_descriptor_set *set = NULL;
-      r = allocate_set(
-          dev, pool, vkppu_descriptor_set_layout_from_handle(pAllocateInfo->pSetLayouts[i]), &set);
+      /* Without a count for it, a variable binding gets 0 descriptors
+       * (VkDescriptorSetVariableDescriptorCountAllocateInfo). */
+      uint32_t count =
+          variable && i < variable->descriptorSetCount ? variable->pDescriptorCounts[i] : 0;
+      r = allocate_set(dev, pool,
+                       vkppu_descriptor_set_layout_from_handle(pAllocateInfo->pSetLayouts[i]),
+                       count, &set);
       if (r != VK_SUCCESS)
          break;
       pDescriptorSets[i] = vkppu_descriptor_set_to_handle(set);
@@ -156,34 +207,27 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_FreeDescriptorSets(VkDevice device,
    return VK_SUCCESS;
 }
 
-/* Byte offset of (binding, element) in the set, or UINT32_MAX if the
- * binding does not exist. */
-static uint32_t descriptor_offset(const struct vkppu_descriptor_set *set, uint32_t binding,
-                                  uint32_t element)
-{
-   const struct vkppu_set_binding *b = vkppu_set_layout_binding(set->layout, binding);
-   if (!b)
-      return UINT32_MAX;
-   uint64_t off = (uint64_t)b->offset + (uint64_t)element * DRV_DESCRIPTOR_SIZE;
-   return off > set->layout->size ? UINT32_MAX : (uint32_t)off;
-}
-
 /* Where a write of *count descriptors at (binding, element) starts, with
- * *count clamped to the set (0 when the binding does not exist). Bindings
- * are contiguous in binding order, so running past the end of a binding
- * continues with the next (VkWriteDescriptorSet). */
+ * *count clamped to the set (0 when the binding does not exist) and the
+ * binding in *out. Bindings are contiguous in binding order, and the
+ * bindings an update may run into have the same type and so the same
+ * stride, so running past the end of a binding continues with the next
+ * (VkWriteDescriptorSet) at off + i * stride. */
 static uint32_t write_range(const struct vkppu_descriptor_set *set, uint32_t binding,
-                            uint32_t element, uint32_t *count)
+                            uint32_t element, uint32_t *count, const struct vkppu_set_binding **out)
 {
-   uint32_t off = descriptor_offset(set, binding, element);
-   if (off == UINT32_MAX) {
+   const struct vkppu_set_binding *b = set ? vkppu_set_layout_binding(set->layout, binding) : NULL;
+   uint64_t off = b ? (uint64_t)b->offset + (uint64_t)element * b->stride : UINT64_MAX;
+   if (!b || !b->stride || off >= set->bytes) {
       *count = 0;
+      *out = NULL;
       return 0;
    }
-   uint32_t room = (set->layout->size - off) / DRV_DESCRIPTOR_SIZE;
+   uint32_t room = (uint32_t)((set->bytes - off) / b->stride);
    if (*count > room)
       *count = room;
-   return off;
+   *out = b;
+   return (uint32_t)off;
 }
 
 void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
@@ -192,7 +236,10 @@ void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32
 {
    if (!set || !infos)
       return; /* invalid usage the validation layer reports; never a crash */
-   uint32_t off = write_range(set, binding, array_element, &count);
+   const struct vkppu_set_binding *b;
+   uint32_t off = write_range(set, binding, array_element, &count, &b);
+   if (b && b->stride != DRV_DESCRIPTOR_SIZE)
+      return; /* not a buffer binding: invalid usage */
    for (uint32_t i = 0; i < count; i++) {
       const VkDescriptorBufferInfo *info =
           (const VkDescriptorBufferInfo *)(const void *)((const uint8_t *)infos + i * info_stride);
@@ -218,7 +265,10 @@ void vkppu_descriptor_set_write_acceleration_structures(struct vkppu_descriptor_
 {
    if (!set || !handles)
       return;
-   uint32_t off = write_range(set, binding, array_element, &count);
+   const struct vkppu_set_binding *b;
+   uint32_t off = write_range(set, binding, array_element, &count, &b);
+   if (b && b->stride != DRV_DESCRIPTOR_SIZE)
+      return; /* not an acceleration-structure binding: invalid usage */
    for (uint32_t i = 0; i < count; i++) {
       VkAccelerationStructureKHR handle;
       memcpy(&handle, (const uint8_t *)handles + i * stride, sizeof(handle));
@@ -228,6 +278,60 @@ void vkppu_descriptor_set_write_acceleration_structures(struct vkppu_descriptor_
        * query against it as a miss (driver/shader_abi.h). */
       struct drv_acceleration_structure_descriptor d = {.address = as ? as->address : 0};
       memcpy(set->map + off + (size_t)i * DRV_DESCRIPTOR_SIZE, &d, sizeof(d));
+   }
+}
+
+void vkppu_descriptor_set_write_images(struct vkppu_descriptor_set *set, VkDescriptorType type,
+                                       uint32_t binding, uint32_t array_element, uint32_t count,
+                                       const VkDescriptorImageInfo *infos, size_t info_stride)
+{
+   if (!set || !infos)
+      return;
+   const struct vkppu_set_binding *b;
+   uint32_t off = write_range(set, binding, array_element, &count, &b);
+   if (b && b->type != type)
+      return; /* a write must name its binding's type: invalid usage */
+   bool has_view = type != VK_DESCRIPTOR_TYPE_SAMPLER;
+   bool has_sampler =
+       type == VK_DESCRIPTOR_TYPE_SAMPLER || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+   for (uint32_t i = 0; i < count; i++) {
+      const VkDescriptorImageInfo *info =
+          (const VkDescriptorImageInfo *)(const void *)((const uint8_t *)infos + i * info_stride);
+      uint8_t *dst = set->map + off + (size_t)i * b->stride;
+      if (has_view) {
+         const struct vkppu_image_view *view = vkppu_image_view_from_handle(info->imageView);
+         struct ppu_texture_header h = view ? view->header : (struct ppu_texture_header){0};
+         memcpy(dst, &h, sizeof(h));
+      }
+      /* A binding with immutable samplers ignores pImageInfo's sampler and
+       * keeps the one written at allocation. (A write that runs into the
+       * next binding goes by the first binding's immutability; bindings an
+       * update may cross must agree on it.) */
+      if (has_sampler && !b->immutable_samplers) {
+         const struct vkppu_sampler *sampler = vkppu_sampler_from_handle(info->sampler);
+         struct ppu_sampler_header h = sampler ? sampler->header : (struct ppu_sampler_header){0};
+         memcpy(dst + sampler_offset(type), &h, sizeof(h));
+      }
+   }
+}
+
+void vkppu_descriptor_set_write_texel_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
+                                              uint32_t array_element, uint32_t count,
+                                              const void *views, size_t stride)
+{
+   if (!set || !views)
+      return;
+   const struct vkppu_set_binding *b;
+   uint32_t off = write_range(set, binding, array_element, &count, &b);
+   if (b && b->type != VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER &&
+       b->type != VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
+      return;
+   for (uint32_t i = 0; i < count; i++) {
+      VkBufferView handle;
+      memcpy(&handle, (const uint8_t *)views + i * stride, sizeof(handle));
+      const struct vkppu_buffer_view *view = vkppu_buffer_view_from_handle(handle);
+      struct ppu_texture_header h = view ? view->header : (struct ppu_texture_header){0};
+      memcpy(set->map + off + (size_t)i * b->stride, &h, sizeof(h));
    }
 }
 
@@ -254,30 +358,43 @@ static void write_set(struct vkppu_device *dev, const VkWriteDescriptorSet *w)
       }
       return;
    }
-   /* Images, samplers and texel buffers cannot be created on this device
-    * yet (docs/status.md), so no valid write of those types exists. */
-   vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
-                "vkUpdateDescriptorSets: descriptor type %d is not supported yet; write ignored",
-                (int)w->descriptorType);
+   switch (w->descriptorType) {
+   case VK_DESCRIPTOR_TYPE_SAMPLER:
+   case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+   case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+   case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+   case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+      vkppu_descriptor_set_write_images(set, w->descriptorType, w->dstBinding, w->dstArrayElement,
+                                        w->descriptorCount, w->pImageInfo,
+                                        sizeof(VkDescriptorImageInfo));
+      return;
+   case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+   case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+      vkppu_descriptor_set_write_texel_buffers(set, w->dstBinding, w->dstArrayElement,
+                                               w->descriptorCount, w->pTexelBufferView,
+                                               sizeof(VkBufferView));
+      return;
+   default:
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                   "vkUpdateDescriptorSets: descriptor type %d is not supported; write ignored",
+                   (int)w->descriptorType);
+   }
 }
 
 static void copy_set(const VkCopyDescriptorSet *c)
 {
    VKPPU_FROM_HANDLE(vkppu_descriptor_set, src, c->srcSet);
    VKPPU_FROM_HANDLE(vkppu_descriptor_set, dst, c->dstSet);
-   if (!src || !dst)
-      return;
-   uint32_t so = descriptor_offset(src, c->srcBinding, c->srcArrayElement);
-   uint32_t d_o = descriptor_offset(dst, c->dstBinding, c->dstArrayElement);
-   if (so == UINT32_MAX || d_o == UINT32_MAX)
-      return;
-   /* Copies cross into consecutive bindings like writes do
-    * (VkCopyDescriptorSet); both ends are clamped to their sets. */
-   uint64_t bytes = (uint64_t)c->descriptorCount * DRV_DESCRIPTOR_SIZE;
-   if (bytes > src->layout->size - so)
-      bytes = src->layout->size - so;
-   if (bytes > dst->layout->size - d_o)
-      bytes = dst->layout->size - d_o;
+   uint32_t src_count = c->descriptorCount, dst_count = c->descriptorCount;
+   const struct vkppu_set_binding *sb, *db;
+   uint32_t so = write_range(src, c->srcBinding, c->srcArrayElement, &src_count, &sb);
+   uint32_t d_o = write_range(dst, c->dstBinding, c->dstArrayElement, &dst_count, &db);
+   if (!sb || !db || sb->type != db->type)
+      return; /* copies are between bindings of one type (VkCopyDescriptorSet) */
+   /* Copies cross into consecutive bindings like writes do; both ends are
+    * clamped to their sets. Immutable samplers travel with the copy, which
+    * is what they are when both bindings have the same ones (required). */
+   uint64_t bytes = (uint64_t)(src_count < dst_count ? src_count : dst_count) * sb->stride;
    /* Source and destination may be the same set (overlap is invalid usage,
     * memmove keeps it harmless). */
    memmove(dst->map + d_o, src->map + so, (size_t)bytes);

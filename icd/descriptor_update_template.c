@@ -63,10 +63,31 @@ VKAPI_ATTR void VKAPI_CALL vkppu_UpdateDescriptorSetWithTemplate(
              (const uint8_t *)pData + e->offset, e->stride);
          continue;
       }
+      const uint8_t *data = (const uint8_t *)pData + e->offset;
+      switch (e->descriptorType) {
+      case VK_DESCRIPTOR_TYPE_SAMPLER:
+      case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+      case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+      case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+      case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+         /* Element j is a VkDescriptorImageInfo at data + j * stride. */
+         vkppu_descriptor_set_write_images(
+             set, e->descriptorType, e->dstBinding, e->dstArrayElement, e->descriptorCount,
+             (const VkDescriptorImageInfo *)(const void *)data, e->stride);
+         continue;
+      case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+      case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+         /* Element j is a VkBufferView at data + j * stride. */
+         vkppu_descriptor_set_write_texel_buffers(set, e->dstBinding, e->dstArrayElement,
+                                                  e->descriptorCount, data, e->stride);
+         continue;
+      default:
+         break;
+      }
       if (!vkppu_descriptor_type_is_buffer(e->descriptorType)) {
          vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
-                      "vkUpdateDescriptorSetWithTemplate: descriptor type %d is not supported "
-                      "yet; entry ignored",
+                      "vkUpdateDescriptorSetWithTemplate: descriptor type %d is not supported; "
+                      "entry ignored",
                       (int)e->descriptorType);
          continue;
       }

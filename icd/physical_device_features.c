@@ -11,9 +11,13 @@
  * features, only those the driver implements on the host and the command
  * processor are VK_TRUE: timelineSemaphore, synchronization2, privateData,
  * bufferDeviceAddress (without capture/replay or multi-device) and
- * hostQueryReset. They reach a 1.0 device through VK_KHR_timeline_semaphore,
+ * hostQueryReset. They reach this 1.1 device through VK_KHR_timeline_semaphore,
  * VK_KHR_synchronization2, VK_EXT_private_data, VK_KHR_buffer_device_address
- * and VK_EXT_host_query_reset. */
+ * and VK_EXT_host_query_reset. Of Vulkan 1.1's features, multiview (the one
+ * 1.1 requires) is VK_TRUE: render passes store and check view masks, view
+ * offsets and correlation masks (render_pass.c). 16-bit storage, variable
+ * pointers, protected memory, Y'CbCr conversion and shader draw parameters
+ * are VK_FALSE: none is implemented and tested through the API. */
 #include <string.h>
 
 #include "vkppu_physical_device.h"
@@ -36,6 +40,19 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    pFeatures->shaderInt16 = VK_TRUE;
    pFeatures->shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
    pFeatures->shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+   /* Image features (docs/images.md), each with its case in
+    * test_compute_features.c: texture instructions take per-lane header
+    * addresses, so arrays of image descriptors index dynamically; SULD/SUST
+    * convert through the view's format whether the shader declares one or
+    * not; every uncompressed non-sRGB colour format is a storage format;
+    * cube-array views and the BC1-7 decoders are in the texture unit. */
+   pFeatures->shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+   pFeatures->shaderStorageImageArrayDynamicIndexing = VK_TRUE;
+   pFeatures->shaderStorageImageReadWithoutFormat = VK_TRUE;
+   pFeatures->shaderStorageImageWriteWithoutFormat = VK_TRUE;
+   pFeatures->shaderStorageImageExtendedFormats = VK_TRUE;
+   pFeatures->imageCubeArray = VK_TRUE;
+   pFeatures->textureCompressionBC = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions
@@ -99,6 +116,14 @@ static size_t feature_struct_size(VkStructureType type)
 static void set_supported_features(VkBaseOutStructure *s)
 {
    switch (s->sType) {
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+      /* Multiview in render passes (render_pass.c); not with geometry or
+       * tessellation shaders, which the device does not have. */
+      ((VkPhysicalDeviceVulkan11Features *)s)->multiview = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES:
+      ((VkPhysicalDeviceMultiviewFeatures *)s)->multiview = VK_TRUE;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
       VkPhysicalDeviceVulkan12Features *f = (void *)s;
       f->hostQueryReset = VK_TRUE;

@@ -1,16 +1,23 @@
 /* Format, image, sparse and external-handle queries, tools and time
- * domains. Images do not exist yet, so no format has any feature and no
- * image can be created; no handle type can be exported or imported. */
+ * domains. Format features come from the format table (format_table.c,
+ * whose comment is the feature policy); what an image of a format can be
+ * follows from them and the device limits. No handle type can be exported
+ * or imported, and sparse images are not supported. */
 #include <string.h>
 
+#include "vkppu_image.h"
 #include "vkppu_physical_device.h"
 
 VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties(
     VkPhysicalDevice physicalDevice, VkFormat format, VkFormatProperties *pFormatProperties)
 {
    (void)physicalDevice;
-   (void)format;
-   memset(pFormatProperties, 0, sizeof(*pFormatProperties));
+   const struct vkppu_format_info *f = vkppu_format_info(format);
+   *pFormatProperties = (VkFormatProperties){
+       .linearTilingFeatures = f->linear,
+       .optimalTilingFeatures = f->optimal,
+       .bufferFeatures = f->buffer,
+   };
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties2(
@@ -18,14 +25,114 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties2(
 {
    vkppu_GetPhysicalDeviceFormatProperties(physicalDevice, format,
                                            &pFormatProperties->formatProperties);
+   const struct vkppu_format_info *f = vkppu_format_info(format);
    for (VkBaseOutStructure *s = pFormatProperties->pNext; s != NULL; s = s->pNext) {
       if (s->sType == VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3) {
          VkFormatProperties3 *p3 = (void *)s;
-         p3->linearTilingFeatures = 0;
-         p3->optimalTilingFeatures = 0;
-         p3->bufferFeatures = 0;
+         p3->linearTilingFeatures = f->linear2;
+         p3->optimalTilingFeatures = f->optimal2;
+         p3->bufferFeatures = f->buffer2;
       }
    }
+}
+
+/* The format features an image usage needs (spec: "Image Creation
+ * Limits"); 0 for a usage no format feature can give here. */
+static bool usage_supported(VkImageUsageFlags usage, VkFormatFeatureFlags features)
+{
+   static const struct {
+      VkImageUsageFlags usage;
+      VkFormatFeatureFlags needs;
+   } rules[] = {
+       {VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_FORMAT_FEATURE_TRANSFER_SRC_BIT},
+       {VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_FORMAT_FEATURE_TRANSFER_DST_BIT},
+       {VK_IMAGE_USAGE_SAMPLED_BIT, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT},
+       {VK_IMAGE_USAGE_STORAGE_BIT, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT},
+   };
+   for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+      if (usage & rules[i].usage) {
+         if (!(features & rules[i].needs))
+            return false;
+         usage &= ~rules[i].usage;
+      }
+   }
+   /* Attachments (color, depth/stencil, input, transient) and the usages of
+    * extensions need features no format has: no graphics pipeline yet. */
+   return usage == 0;
+}
+
+/* The spec's minimum for maxResourceSize is 2^31; images may be as large as
+ * the largest allocation (VkPhysicalDeviceMaintenance3Properties), which
+ * this copies so the two cannot disagree. */
+static VkDeviceSize max_resource_size(const struct vkppu_physical_device *pd)
+{
+   VkPhysicalDeviceMaintenance3Properties m3 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+   VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                        .pNext = &m3};
+   vkppu_GetPhysicalDeviceProperties2(
+       vkppu_physical_device_to_handle((struct vkppu_physical_device *)pd), &props);
+   return m3.maxMemoryAllocationSize;
+}
+
+const char *vkppu_image_format_support(const struct vkppu_physical_device *pd, VkFormat format,
+                                       VkImageType type, VkImageTiling tiling,
+                                       VkImageUsageFlags usage, VkImageCreateFlags flags,
+                                       VkImageFormatProperties *out)
+{
+   memset(out, 0, sizeof(*out));
+   const struct vkppu_format_info *f = vkppu_format_info(format);
+   if (f->hw == PPU_TEX_FORMAT_INVALID)
+      return "the format has no hardware texel format";
+   if (tiling != VK_IMAGE_TILING_OPTIMAL && tiling != VK_IMAGE_TILING_LINEAR)
+      return "only OPTIMAL and LINEAR tiling exist (no DRM format modifiers)";
+   bool linear = tiling == VK_IMAGE_TILING_LINEAR;
+   VkFormatFeatureFlags features = linear ? f->linear : f->optimal;
+   if (features == 0)
+      return "the format has no features in this tiling";
+   if (!usage_supported(usage, features))
+      return "a usage needs a format feature the format lacks (attachments: no graphics yet)";
+   if (flags & ~VKPPU_IMAGE_CREATE_SUPPORTED_FLAGS)
+      return "a create flag is not supported (sparse, protected, 2D_ARRAY_COMPATIBLE, "
+             "BLOCK_TEXEL_VIEW_COMPATIBLE, ...)";
+   bool cube = (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) != 0;
+   if (cube && type != VK_IMAGE_TYPE_2D)
+      return "CUBE_COMPATIBLE needs a 2D image";
+   /* Depth, stencil and BC images are 2D (incl. arrays and cubes): what
+    * applications make of them and what is tested. 3D BC or 1D depth images
+    * are legal Vulkan but untested here, so not claimed. */
+   bool color = f->aspects == VK_IMAGE_ASPECT_COLOR_BIT;
+   if ((!color || ppu_tex_format_is_compressed(f->hw)) && type != VK_IMAGE_TYPE_2D)
+      return "depth, stencil and block-compressed images are 2D only";
+   if (linear && (type != VK_IMAGE_TYPE_2D || cube))
+      return "linear images are 2D only, with one level and one layer";
+
+   VkPhysicalDeviceProperties props;
+   vkppu_physical_device_get_properties(pd, &props);
+   const VkPhysicalDeviceLimits *l = &props.limits;
+   switch (type) {
+   case VK_IMAGE_TYPE_1D:
+      out->maxExtent = (VkExtent3D){l->maxImageDimension1D, 1, 1};
+      break;
+   case VK_IMAGE_TYPE_2D:
+      out->maxExtent = cube ? (VkExtent3D){l->maxImageDimensionCube, l->maxImageDimensionCube, 1}
+                            : (VkExtent3D){l->maxImageDimension2D, l->maxImageDimension2D, 1};
+      break;
+   case VK_IMAGE_TYPE_3D:
+      out->maxExtent =
+          (VkExtent3D){l->maxImageDimension3D, l->maxImageDimension3D, l->maxImageDimension3D};
+      break;
+   default:
+      return "unknown image type";
+   }
+   uint32_t largest =
+       out->maxExtent.width > out->maxExtent.depth ? out->maxExtent.width : out->maxExtent.depth;
+   out->maxMipLevels = linear ? 1 : vkppu_mip_chain_levels(largest);
+   out->maxArrayLayers = linear || type == VK_IMAGE_TYPE_3D ? 1 : l->maxImageArrayLayers;
+   /* Multisampled images need the graphics pipeline to be written. */
+   out->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   out->maxResourceSize = max_resource_size(pd);
+   return NULL;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetPhysicalDeviceImageFormatProperties(
@@ -33,36 +140,47 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetPhysicalDeviceImageFormatProperties(
     VkImageUsageFlags usage, VkImageCreateFlags flags,
     VkImageFormatProperties *pImageFormatProperties)
 {
-   (void)physicalDevice;
-   (void)format;
-   (void)type;
-   (void)tiling;
-   (void)usage;
-   (void)flags;
+   VKPPU_FROM_HANDLE(vkppu_physical_device, pd, physicalDevice);
    /* Spec: when the combination is unsupported the result is
     * VK_ERROR_FORMAT_NOT_SUPPORTED and the properties are all zero. */
-   memset(pImageFormatProperties, 0, sizeof(*pImageFormatProperties));
-   return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   return vkppu_image_format_support(pd, format, type, tiling, usage, flags, pImageFormatProperties)
+              ? VK_ERROR_FORMAT_NOT_SUPPORTED
+              : VK_SUCCESS;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetPhysicalDeviceImageFormatProperties2(
     VkPhysicalDevice physicalDevice, const VkPhysicalDeviceImageFormatInfo2 *pImageFormatInfo,
     VkImageFormatProperties2 *pImageFormatProperties)
 {
-   (void)physicalDevice;
-   (void)pImageFormatInfo;
-   memset(&pImageFormatProperties->imageFormatProperties, 0,
-          sizeof(pImageFormatProperties->imageFormatProperties));
+   VKPPU_FROM_HANDLE(vkppu_physical_device, pd, physicalDevice);
+   const VkPhysicalDeviceImageFormatInfo2 *i = pImageFormatInfo;
+   VkImageUsageFlags usage = i->usage;
+   bool external = false;
+   for (const VkBaseInStructure *s = i->pNext; s != NULL; s = s->pNext) {
+      if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO)
+         external = ((const VkPhysicalDeviceExternalImageFormatInfo *)(const void *)s)->handleType;
+      else if (s->sType == VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO)
+         usage |= ((const VkImageStencilUsageCreateInfo *)(const void *)s)->stencilUsage;
+   }
+   VkImageFormatProperties *props = &pImageFormatProperties->imageFormatProperties;
+   const char *why =
+       vkppu_image_format_support(pd, i->format, i->type, i->tiling, usage, i->flags, props);
+   /* No handle type can be exported or imported. */
+   if (!why && external) {
+      why = "external memory";
+      memset(props, 0, sizeof(*props));
+   }
    for (VkBaseOutStructure *s = pImageFormatProperties->pNext; s != NULL; s = s->pNext) {
       if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES) {
          VkExternalImageFormatProperties *e = (void *)s;
          memset(&e->externalMemoryProperties, 0, sizeof(e->externalMemoryProperties));
       } else if (s->sType == VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_IMAGE_FORMAT_PROPERTIES) {
+         /* No format of the table is a YCbCr format: one descriptor. */
          ((VkSamplerYcbcrConversionImageFormatProperties *)s)->combinedImageSamplerDescriptorCount =
-             0;
+             why ? 0 : 1;
       }
    }
-   return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   return why ? VK_ERROR_FORMAT_NOT_SUPPORTED : VK_SUCCESS;
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceSparseImageFormatProperties(

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vkppu_physical_device.h"
+#include "vkppu_render_pass.h"
 
 /* Largest single allocation and buffer: 4 GiB, within heap 0 (6 GiB). */
 #define VKPPU_MAX_ALLOCATION_SIZE (4ull << 30)
@@ -92,15 +93,15 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     /* Spec: at least 0.5 - 2^-subPixelInterpolationOffsetBits. */
     .maxInterpolationOffset = 0.4375f,
     .subPixelInterpolationOffsetBits = 4,
-    .maxFramebufferWidth = 16384,
-    .maxFramebufferHeight = 16384,
-    .maxFramebufferLayers = 2048,
+    .maxFramebufferWidth = VKPPU_MAX_FRAMEBUFFER_SIZE,
+    .maxFramebufferHeight = VKPPU_MAX_FRAMEBUFFER_SIZE,
+    .maxFramebufferLayers = VKPPU_MAX_FRAMEBUFFER_LAYERS,
     /* 1 and 4 samples: the required minimum. */
     .framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
-    .maxColorAttachments = 8,
+    .maxColorAttachments = VKPPU_MAX_COLOR_ATTACHMENTS,
     .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT,
     .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
@@ -158,14 +159,25 @@ static void vulkan11_properties(const struct vkppu_physical_device *pd,
    memcpy(p->driverUUID, pd->driver_uuid, VK_UUID_SIZE);
    p->deviceLUIDValid = VK_FALSE; /* LUIDs are a Windows (D3D12) notion */
    p->subgroupSize = VKPPU_SUBGROUP_SIZE;
-   /* The spec's floor for these two: compute stage, basic operations. */
+   /* Compute is the only stage there is. Of the operations, only BASIC is
+    * complete in the compiler (driver/compiler/translate_subgroup.c): a
+    * category is reported when every instruction of its capability works on
+    * every type the device allows in it, and 64-bit values (doubles, which
+    * shaderFloat64 allows without shaderSubgroupExtendedTypes) fail in the
+    * vote, arithmetic, shuffle and broadcast instructions; BALLOT also lacks
+    * inverse ballot, bit extract and find LSB/MSB, and CLUSTERED/QUAD are not
+    * translated. docs/status.md lists what each category still needs. */
    p->subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
    p->subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
    p->subgroupQuadOperationsInAllStages = VK_FALSE;
+   /* No rasterizer yet; this is the behaviour it will have (points are
+    * clipped like the other primitives). */
    p->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
-   p->maxMultiviewViewCount = 6;
-   p->maxMultiviewInstanceIndex = (1u << 27) - 1;
+   p->maxMultiviewViewCount = VKPPU_MAX_MULTIVIEW_VIEW_COUNT;
+   p->maxMultiviewInstanceIndex = VKPPU_MAX_MULTIVIEW_INSTANCE_INDEX;
    p->protectedNoFault = VK_FALSE;
+   /* The spec's minimum: a set this large is always supported
+    * (vkGetDescriptorSetLayoutSupport answers for larger ones). */
    p->maxPerSetDescriptors = 1024;
    p->maxMemoryAllocationSize = VKPPU_MAX_ALLOCATION_SIZE;
 }

@@ -1,27 +1,9 @@
 /* VkPipelineLayout: the sets and push-constant ranges a pipeline sees, and
  * the same as struct drv_pipeline_abi for the compiler (driver/shader_abi.h):
- * every buffer and acceleration-structure binding with its set, offset and,
- * for dynamic buffers, its
+ * every binding with its set, kind, offset and, for dynamic buffers, its
  * slot in the dynamic-offset table of constant bank 0 — set 0's dynamic
  * bindings in binding order, then set 1's, and so on. */
 #include "vkppu_descriptor.h"
-
-/* Bindings the compiler can reach: buffers and acceleration structures. */
-static bool in_abi(VkDescriptorType type)
-{
-   return vkppu_descriptor_type_is_buffer(type) ||
-          type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR;
-}
-
-static enum drv_binding_kind abi_kind(VkDescriptorType type)
-{
-   if (type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
-      return DRV_BINDING_ACCELERATION_STRUCTURE;
-   if (type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
-       type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
-      return DRV_BINDING_UNIFORM_BUFFER;
-   return DRV_BINDING_STORAGE_BUFFER;
-}
 
 static void destroy_layout(struct vkppu_device *dev, const VkAllocationCallbacks *pAllocator,
                            struct vkppu_pipeline_layout *layout)
@@ -55,7 +37,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
    vkppu_object_init(&layout->base, VK_OBJECT_TYPE_PIPELINE_LAYOUT, dev);
    layout->set_count = pCreateInfo->setLayoutCount;
 
-   uint32_t buffer_bindings = 0;
+   uint32_t abi_bindings = 0;
    for (uint32_t s = 0; s < layout->set_count; s++) {
       /* A NULL set layout is allowed with graphicsPipelineLibrary; treat it
        * as an empty set. */
@@ -68,7 +50,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
       layout->sets[s] = set;
       layout->dynamic_count += set->dynamic_count;
       for (uint32_t b = 0; b < set->binding_count; b++)
-         buffer_bindings += in_abi(set->bindings[b].type);
+         abi_bindings += set->bindings[b].stride != 0;
    }
    if (layout->dynamic_count > DRV_ABI_MAX_DYNAMIC_BUFFERS) {
       /* maxDescriptorSetUniformBuffersDynamic + ...StorageBuffersDynamic is 16. */
@@ -79,9 +61,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    }
 
-   if (buffer_bindings) {
+   if (abi_bindings) {
       layout->bindings =
-          vkppu_device_zalloc(dev, pAllocator, sizeof(*layout->bindings) * buffer_bindings,
+          vkppu_device_zalloc(dev, pAllocator, sizeof(*layout->bindings) * abi_bindings,
                               VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
       if (!layout->bindings) {
          destroy_layout(dev, pAllocator, layout);
@@ -93,12 +75,13 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
       const struct vkppu_descriptor_set_layout *set = layout->sets[s];
       for (uint32_t b = 0; set && b < set->binding_count; b++) {
          const struct vkppu_set_binding *sb = &set->bindings[b];
-         if (!in_abi(sb->type))
+         enum drv_binding_kind kind;
+         if (!vkppu_descriptor_type_kind(sb->type, &kind))
             continue;
          layout->bindings[n++] = (struct drv_binding_layout){
              .set = s,
              .binding = sb->binding,
-             .kind = abi_kind(sb->type),
+             .kind = kind,
              .offset = sb->offset,
              .array_size = sb->count,
              .dynamic_index =

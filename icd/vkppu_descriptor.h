@@ -16,19 +16,33 @@
 
 #include <stdatomic.h>
 
+#include <ppu/texture.h>
+
 #include "extent_allocator.h"
 #include "shader_abi.h"
 #include "vkppu_device.h"
 
 struct drv_bo;
 
+/* Descriptors one set may hold (maxPerSetDescriptors, and the
+ * update-after-bind limits of descriptor indexing, which must be at least
+ * 500000): 2^20 of the largest (128-byte) descriptors are 128 MiB of set
+ * memory, well inside the 32-bit offsets of a layout. */
+#define VKPPU_MAX_PER_SET_DESCRIPTORS (1u << 20)
+
 struct vkppu_set_binding {
    uint32_t binding;
    VkDescriptorType type;
    uint32_t count;        /* descriptorCount (0 bindings take no memory) */
    uint32_t offset;       /* bytes from the start of the set's memory */
+   uint32_t stride;       /* bytes per element: drv_descriptor_stride of its kind */
    int32_t dynamic_index; /* first slot among the set's dynamic descriptors, or -1 */
    VkShaderStageFlags stages;
+   VkDescriptorBindingFlags flags; /* VkDescriptorSetLayoutBindingFlagsCreateInfo */
+   /* SAMPLER and COMBINED_IMAGE_SAMPLER bindings created with
+    * pImmutableSamplers: their headers, `count` of them, which every set
+    * gets when it is allocated and writes never replace. NULL otherwise. */
+   struct ppu_sampler_header *immutable_samplers;
 };
 
 /* Reference counted: descriptor sets and pipeline layouts keep the layout
@@ -43,6 +57,10 @@ struct vkppu_descriptor_set_layout {
    uint32_t size;                      /* bytes of descriptor memory per set */
    uint32_t descriptor_count;          /* sum of counts */
    uint32_t dynamic_count;             /* dynamic buffer descriptors */
+   /* The binding with VARIABLE_DESCRIPTOR_COUNT (always the last, highest
+    * numbered one: VkDescriptorSetLayoutBindingFlagsCreateInfo), or NULL.
+    * Its `count` is the upper bound; each set chooses its own. */
+   const struct vkppu_set_binding *variable;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_descriptor_set_layout, VkDescriptorSetLayout)
 
@@ -64,6 +82,10 @@ static inline bool vkppu_descriptor_type_is_buffer(VkDescriptorType type)
    return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
           vkppu_descriptor_type_is_dynamic(type);
 }
+
+/* The shader ABI's kind of a descriptor type (driver/shader_abi.h); false
+ * for types the device does not support (their bindings take no memory). */
+bool vkppu_descriptor_type_kind(VkDescriptorType type, enum drv_binding_kind *kind);
 
 struct vkppu_pipeline_layout {
    struct vkppu_object base;
@@ -112,8 +134,11 @@ struct vkppu_descriptor_set {
    struct vkppu_descriptor_set_layout *layout; /* referenced */
    uint64_t offset;                            /* in the pool's bo */
    uint64_t va;                                /* GPU address of the set's memory */
-   uint8_t *map;  /* host pointer to it (NULL when the layout is empty) */
-   uint32_t size; /* bytes reserved (layout size rounded up) */
+   uint8_t *map;            /* host pointer to it (NULL when the layout is empty) */
+   uint32_t size;           /* bytes reserved (descriptor bytes rounded up) */
+   uint32_t bytes;          /* bytes of descriptors: the layout's, less what a
+                             * smaller variable count leaves out */
+   uint32_t variable_count; /* descriptors of the layout's variable binding */
    struct vkppu_descriptor_set *prev, *next; /* in the pool's list */
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_descriptor_set, VkDescriptorSet)
@@ -125,6 +150,18 @@ VKPPU_DEFINE_HANDLE_CASTS(vkppu_descriptor_set, VkDescriptorSet)
 void vkppu_descriptor_set_write_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
                                         uint32_t array_element, uint32_t count,
                                         const VkDescriptorBufferInfo *infos, size_t info_stride);
+/* Image-type descriptors (SAMPLER, COMBINED_IMAGE_SAMPLER, SAMPLED_IMAGE,
+ * STORAGE_IMAGE, INPUT_ATTACHMENT) from VkDescriptorImageInfo elements
+ * `info_stride` bytes apart. Null handles write zeros (a descriptor the
+ * texture unit reports as a bad header); bindings with immutable samplers
+ * keep theirs. */
+void vkppu_descriptor_set_write_images(struct vkppu_descriptor_set *set, VkDescriptorType type,
+                                       uint32_t binding, uint32_t array_element, uint32_t count,
+                                       const VkDescriptorImageInfo *infos, size_t info_stride);
+/* Texel-buffer descriptors from VkBufferView handles `stride` bytes apart. */
+void vkppu_descriptor_set_write_texel_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
+                                              uint32_t array_element, uint32_t count,
+                                              const void *views, size_t stride);
 /* The same for acceleration-structure descriptors: `handles` are
  * VkAccelerationStructureKHR, `stride` bytes apart; VK_NULL_HANDLE writes
  * address 0, which the TTU treats as a miss. */

@@ -12,8 +12,10 @@
 
 /* The API version the device reports (VkPhysicalDeviceProperties::apiVersion).
  * It is the highest version whose every required feature works; raise it as
- * the features land (see docs/conformance.md). */
-#define VKPPU_DEVICE_API_VERSION VK_MAKE_API_VERSION(0, 1, 0, VK_HEADER_VERSION)
+ * the features land (docs/status.md, "apiVersion"). 1.1: its one required
+ * feature beyond 1.0, multiview, is implemented by the render-pass objects
+ * (render_pass.c); 1.2 needs features of the graphics pipeline. */
+#define VKPPU_DEVICE_API_VERSION VK_MAKE_API_VERSION(0, 1, 1, VK_HEADER_VERSION)
 /* vkEnumerateInstanceVersion: instance-level 1.1-1.3 commands are queries we
  * implement completely. */
 #define VKPPU_INSTANCE_API_VERSION VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: builds vkppu and runs real Vulkan programs on it through the
 # Khronos loader: vulkaninfo, the transfer benchmark (arguments go to it, e.g.
-# --quick), a compute sample that writes out/mandelbrot.png, ray-query AO on
+# --quick), a compute sample that writes out/mandelbrot.png, a textured
+# plane sampled through the texture unit (out/texture_checkerboard.png), ray-query AO on
 # the PPU model, and the AO sample on lavapipe (out/ao_lavapipe.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,9 @@ echo "== compute_mandelbrot (SPIR-V compiled to the PPU ISA, run on the modeled 
 mkdir -p out
 build/samples/compute_mandelbrot/compute_mandelbrot --width 512 --height 512 --iterations 200 \
   --output out/mandelbrot.png
+echo "== texture_checkerboard (images, blits, trilinear sampling through the texture unit)"
+build/samples/texture_checkerboard/texture_checkerboard --width 512 --height 384 \
+  --output out/texture_checkerboard.png --repeat 3
 echo "== ray-query ambient occlusion on the PPU model (below the Vulkan API: the BVH builder,"
 echo "   the shader compiler and the TTU; VK_KHR_ray_query is not reported yet, see docs/status.md)"
 build/tests/raytrace/bench_ao_model --width 256 --height 256 --threads 2 cornell_tiny teapot

@@ -61,6 +61,27 @@ struct ir_insn *ir_emit(struct ir_program *p, enum ppu_op op)
    return i;
 }
 
+bool ir_ends_block(const struct ir_insn *in)
+{
+   if (in->is_label)
+      return true;
+   switch ((enum ppu_op)in->f.op) {
+   case PPU_OP_BRA:
+   case PPU_OP_SSY:
+   case PPU_OP_PBK:
+   case PPU_OP_PCNT:
+   case PPU_OP_SYNC:
+   case PPU_OP_BRK:
+   case PPU_OP_CONT:
+   case PPU_OP_CALL:
+   case PPU_OP_RET:
+   case PPU_OP_EXIT:
+      return true;
+   default:
+      return false;
+   }
+}
+
 void ir_emit_label(struct ir_program *p, uint32_t label)
 {
    struct ir_insn *i = ir_emit(p, PPU_OP_NOP);
@@ -147,9 +168,11 @@ void ir_successors(const struct ir_program *p, const uint32_t *label_pos, uint32
    }
 }
 
-static void print_reg(FILE *out, const char *name, uint32_t vreg, unsigned field)
+static void print_reg(FILE *out, const char *name, uint32_t vreg, unsigned part, unsigned field)
 {
-   if (vreg)
+   if (vreg && part)
+      fprintf(out, " %s=v%u.%u", name, vreg, part);
+   else if (vreg)
       fprintf(out, " %s=v%u", name, vreg);
    else if (field != PPU_RZ)
       fprintf(out, " %s=R%u", name, field);
@@ -176,13 +199,13 @@ void ir_print(const struct ir_program *p, FILE *out)
       if (mc != PPU_MODE_NONE && mode)
          fprintf(out, ".%s", mode);
       fprintf(out, ".%s", ppu_type_name((enum ppu_type)f->type));
-      print_reg(out, "d", in->dst, f->rd);
-      print_reg(out, "a", in->src[0], f->ra);
+      print_reg(out, "d", in->dst, in->part[0], f->rd);
+      print_reg(out, "a", in->src[0], in->part[1], f->ra);
       if (f->b_imm)
          fprintf(out, " b=#0x%x", f->imm);
       else
-         print_reg(out, "b", in->src[1], f->rb);
-      print_reg(out, "c", in->src[2], f->rc);
+         print_reg(out, "b", in->src[1], in->part[2], f->rb);
+      print_reg(out, "c", in->src[2], in->part[3], f->rc);
       if ((f->pd & 7u) != PPU_PT)
          fprintf(out, " pd=P%u", f->pd & 7u);
       if ((f->ps & 7u) != PPU_PT)

@@ -28,8 +28,13 @@ struct ir_insn {
    struct ppu_insn_fields f; /* register fields are filled in by allocation */
    uint32_t dst;             /* vreg written through rd, IR_NO_VREG when none */
    uint32_t src[3];          /* vregs read through ra, rb, rc; IR_NO_VREG keeps the field */
-   bool is_label;            /* a label pseudo instruction (no code) */
-   uint32_t label;           /* is_label: its id; BRA/SSY/PBK/PCNT/CALL: the target */
+   /* Register offset within the vreg for rd, ra, rb, rc: texture
+    * instructions take register groups (a result quad, a coordinate
+    * vector), which translation builds and takes apart one 32-bit MOV
+    * per register (translate_image.c). 0 everywhere else. */
+   uint8_t part[4];
+   bool is_label;  /* a label pseudo instruction (no code) */
+   uint32_t label; /* is_label: its id; BRA/SSY/PBK/PCNT/CALL: the target */
    /* SYNC, BRK, CONT, RET: the label where the executing thread resumes
     * (the merge, loop exit, continue block or call return). */
    uint32_t resume;
@@ -63,6 +68,8 @@ uint32_t ir_new_label(struct ir_program *p);
  * memory, so callers need not check; p->out_of_memory reports it). */
 struct ir_insn *ir_emit(struct ir_program *p, enum ppu_op op);
 void ir_emit_label(struct ir_program *p, uint32_t label);
+/* A label or a control instruction: where a basic block ends. */
+bool ir_ends_block(const struct ir_insn *in);
 /* Records that [start, end) of local memory is accessed through a dynamic
  * address, so optimize.c does not promote it to registers. */
 void ir_mark_dynamic_local(struct ir_program *p, uint32_t start, uint32_t end);

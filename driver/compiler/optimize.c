@@ -47,24 +47,15 @@ static bool reads_predicates(const struct ir_insn *in)
 /* No effect besides writing dst (so it may be removed when dst is dead). */
 static bool is_pure(const struct ir_insn *in)
 {
-   if (in->is_label || (in->f.pd & 7u) != PPU_PT)
+   if (ir_ends_block(in) || (in->f.pd & 7u) != PPU_PT)
       return false;
    switch ((enum ppu_op)in->f.op) {
    case PPU_OP_ST:
    case PPU_OP_ATOM:
    case PPU_OP_TTU: /* changes the ray query object in local memory */
+   case PPU_OP_SUATOM:
    case PPU_OP_BAR:
    case PPU_OP_MEMBAR:
-   case PPU_OP_BRA:
-   case PPU_OP_SSY:
-   case PPU_OP_PBK:
-   case PPU_OP_PCNT:
-   case PPU_OP_SYNC:
-   case PPU_OP_BRK:
-   case PPU_OP_CONT:
-   case PPU_OP_CALL:
-   case PPU_OP_RET:
-   case PPU_OP_EXIT:
    case PPU_OP_ISETP:
    case PPU_OP_FSETP:
    case PPU_OP_PLOP:
@@ -79,6 +70,9 @@ static bool is_pure(const struct ir_insn *in)
 static bool is_cse_candidate(const struct ir_insn *in)
 {
    if (!is_pure(in) || reads_predicates(in))
+      return false;
+   /* Texture reads see image stores (SUST, SUATOM) between them. */
+   if (ppu_op_is_texture((enum ppu_op)in->f.op))
       return false;
    switch ((enum ppu_op)in->f.op) {
    case PPU_OP_LD:
@@ -252,7 +246,7 @@ static void propagate_copies(struct ir_program *p, const struct counts *c, uint3
    for (uint32_t i = 0; i < p->insn_count; i++) {
       const struct ir_insn *in = &p->insns[i];
       if (in->is_label || in->f.op != PPU_OP_MOV || in->f.b_imm || !in->dst || !in->src[1] ||
-          reads_predicates(in))
+          reads_predicates(in) || in->part[0] || in->part[2])
          continue;
       uint32_t s = in->src[1];
       if (c->defs[in->dst] != 1 || c->defs[s] != 1 || p->vreg_size[in->dst] != p->vreg_size[s])
@@ -270,28 +264,8 @@ static bool same_computation(const struct ir_insn *a, const struct ir_insn *b)
    return a->f.op == b->f.op && a->f.type == b->f.type && a->f.type2 == b->f.type2 &&
           a->f.subop == b->f.subop && a->f.mode == b->f.mode && a->f.b_imm == b->f.b_imm &&
           a->f.imm == b->f.imm && a->f.ra == b->f.ra && a->f.rb == b->f.rb && a->f.rc == b->f.rc &&
-          a->src[0] == b->src[0] && a->src[1] == b->src[1] && a->src[2] == b->src[2];
-}
-
-static bool ends_block(const struct ir_insn *in)
-{
-   if (in->is_label)
-      return true;
-   switch ((enum ppu_op)in->f.op) {
-   case PPU_OP_BRA:
-   case PPU_OP_SSY:
-   case PPU_OP_PBK:
-   case PPU_OP_PCNT:
-   case PPU_OP_SYNC:
-   case PPU_OP_BRK:
-   case PPU_OP_CONT:
-   case PPU_OP_CALL:
-   case PPU_OP_RET:
-   case PPU_OP_EXIT:
-      return true;
-   default:
-      return false;
-   }
+          a->src[0] == b->src[0] && a->src[1] == b->src[1] && a->src[2] == b->src[2] &&
+          memcmp(a->part, b->part, sizeof(a->part)) == 0;
 }
 
 /* Within a basic block, a repeated computation reads the first result. */
@@ -301,7 +275,7 @@ static void eliminate_common_subexpressions(struct ir_program *p, const struct c
    uint32_t block_start = 0;
    for (uint32_t i = 0; i < p->insn_count; i++) {
       struct ir_insn *in = &p->insns[i];
-      if (ends_block(in)) {
+      if (ir_ends_block(in)) {
          block_start = i + 1;
          continue;
       }
@@ -454,6 +428,7 @@ bool ir_optimize(struct ir_program *p, bool promote_locals)
    eliminate_common_subexpressions(p, &c, repl);
    free_counts(&c);
    eliminate_dead_code(p);
+   ir_coalesce_register_groups(p);
    free(repl);
    return no_local;
 }

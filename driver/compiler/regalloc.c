@@ -58,13 +58,13 @@ static void rewrite_fields(struct ir_program *p, const uint8_t *phys)
    for (uint32_t i = 0; i < p->insn_count; i++) {
       struct ir_insn *in = &p->insns[i];
       if (in->dst)
-         in->f.rd = phys[in->dst];
+         in->f.rd = (uint8_t)(phys[in->dst] + in->part[0]);
       if (in->src[0])
-         in->f.ra = phys[in->src[0]];
+         in->f.ra = (uint8_t)(phys[in->src[0]] + in->part[1]);
       if (in->src[1])
-         in->f.rb = phys[in->src[1]];
+         in->f.rb = (uint8_t)(phys[in->src[1]] + in->part[2]);
       if (in->src[2])
-         in->f.rc = phys[in->src[2]];
+         in->f.rc = (uint8_t)(phys[in->src[2]] + in->part[3]);
    }
 }
 

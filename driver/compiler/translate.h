@@ -33,6 +33,8 @@ enum xl_ptr_kind {
    XL_PTR_LOCAL,   /* per-thread local memory offset (Function variables) */
    XL_PTR_BUILTIN, /* an Input built-in */
    XL_PTR_ACCEL,   /* an acceleration-structure descriptor: base = header address */
+   XL_PTR_IMAGE,   /* an image, sampler or texel-buffer descriptor: base = its VA */
+   XL_PTR_TEXEL,   /* OpImageTexelPointer: base = texture header VA, texel = coordinate */
 };
 
 struct xl_ptr {
@@ -52,6 +54,11 @@ struct xl_ptr {
    uint32_t region_start, region_end;
    /* Descriptor arrays: the variable's binding before an element is chosen. */
    const struct drv_binding_layout *binding;
+   /* IMAGE: the binding's enum drv_binding_kind (where a combined
+    * descriptor keeps its sampler). TEXEL: the image type. */
+   uint32_t descriptor_kind;
+   uint32_t image_type;
+   struct xl_val texel; /* TEXEL: the coordinate value */
 };
 
 struct xl_scalar {
@@ -136,6 +143,7 @@ bool xl_translate_subgroup(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_composite(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_ray_query(struct xl_ctx *c, const struct spirv_inst *inst);
+bool xl_translate_image(struct xl_ctx *c, const struct spirv_inst *inst);
 
 /* Memory helpers shared by translate_memory.c and translate_atomic.c. */
 /* The memory a pointer id names; NULL (after xl_fail) when unsupported. */
@@ -152,6 +160,28 @@ void xl_mem_scalar(struct xl_ctx *c, const struct xl_ptr *p, uint32_t addr, uint
                    uint32_t reg, bool is_store, enum ppu_type ty);
 /* Component k of an Input built-in. */
 uint32_t xl_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k);
+/* The entry point's derivative group execution mode (DerivativeGroupQuadsNV
+ * or DerivativeGroupLinearNV), 0 when it has none: implicit-lod sampling
+ * is only defined with one. */
+uint32_t xl_derivative_mode(struct xl_ctx *c);
+static inline bool xl_has_derivatives(struct xl_ctx *c)
+{
+   return xl_derivative_mode(c) != 0;
+}
+
+/* The 64-bit VA of descriptor set `set` (loaded once, in the prologue). */
+uint32_t xl_set_base(struct xl_ctx *c, uint32_t set);
+/* The VA of element (const_index or dyn_index) of an image, sampler or
+ * texel-buffer binding: the descriptor holds the headers inline. */
+uint32_t xl_image_descriptor_va(struct xl_ctx *c, const struct drv_binding_layout *b, bool is_const,
+                                uint32_t const_index, uint32_t dyn_index);
+/* SUATOM for an atomic on an OpImageTexelPointer (translate_atomic.c has
+ * chosen op, type and operands); writes the old value to dst. */
+void xl_image_atomic(struct xl_ctx *c, const struct xl_ptr *p, enum ppu_atom_op op,
+                     enum ppu_type ty, uint32_t dst, uint32_t value, uint32_t compare);
+/* OpAtomicLoad / OpAtomicStore on an OpImageTexelPointer. */
+void xl_image_atomic_load_store(struct xl_ctx *c, const struct xl_ptr *p, uint32_t reg,
+                                bool is_store);
 
 /* Global variables (buffers, push constants, shared memory, built-ins). */
 bool xl_setup_globals(struct xl_ctx *c);

@@ -7,8 +7,9 @@ static void atomic(struct xl_ctx *c, const struct spirv_inst *inst)
    const struct xl_ptr *p = xl_ptr_of(c, xl_word(c, inst, 0));
    if (!p || c->failed)
       return;
-   if (p->kind != XL_PTR_GLOBAL && p->kind != XL_PTR_SHARED) {
-      xl_fail(c, "atomics are supported on buffers and shared memory only");
+   bool image = p->kind == XL_PTR_TEXEL;
+   if (p->kind != XL_PTR_GLOBAL && p->kind != XL_PTR_SHARED && !image) {
+      xl_fail(c, "atomics are supported on buffers, shared memory and images only");
       return;
    }
    struct xl_scalar s;
@@ -23,12 +24,21 @@ static void atomic(struct xl_ctx *c, const struct spirv_inst *inst)
    switch (inst->opcode) {
    case SPIRV_OP_AtomicLoad: {
       struct xl_val v = xl_new_val(c, inst->result_type);
+      if (image) {
+         xl_image_atomic_load_store(c, p, xl_comp(c, v, 0), false);
+         xl_set(c, inst->result_id, v);
+         return;
+      }
       xl_mem_scalar(c, p, addr, p->offset, xl_comp(c, v, 0), false,
                     regs == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32);
       xl_set(c, inst->result_id, v);
       return;
    }
    case SPIRV_OP_AtomicStore:
+      if (image) {
+         xl_image_atomic_load_store(c, p, xl_comp(c, xl_get(c, xl_word(c, inst, 3)), 0), true);
+         return;
+      }
       xl_mem_scalar(c, p, addr, p->offset, xl_comp(c, xl_get(c, xl_word(c, inst, 3)), 0), true,
                     regs == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32);
       return;
@@ -91,6 +101,11 @@ static void atomic(struct xl_ctx *c, const struct spirv_inst *inst)
    if ((op == PPU_ATOM_AND || op == PPU_ATOM_OR || op == PPU_ATOM_XOR) && !s.is_float)
       ty = regs == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32;
    struct xl_val v = xl_new_val(c, inst->result_type);
+   if (image) {
+      xl_image_atomic(c, p, op, ty, xl_comp(c, v, 0), value, compare);
+      xl_set(c, inst->result_id, v);
+      return;
+   }
    bool checked = xl_is_checked(c, p);
    if (checked) {
       xl_bounds_check_p0(c, p, p->offset, regs * 4);

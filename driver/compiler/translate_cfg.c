@@ -470,7 +470,7 @@ static void translate_body(struct xl_ctx *c, uint32_t b)
       if (xl_translate_memory(c, inst) || xl_translate_atomic(c, inst) ||
           xl_translate_alu(c, inst) || xl_translate_composite(c, inst) ||
           xl_translate_glsl(c, inst) || xl_translate_subgroup(c, inst) ||
-          xl_translate_ray_query(c, inst))
+          xl_translate_ray_query(c, inst) || xl_translate_image(c, inst))
          continue;
       const struct spirv_opcode_info *info = spirv_opcode_info(inst->opcode);
       if (inst->opcode == SPIRV_OP_ExtInst &&

@@ -184,7 +184,7 @@ static void add_dyn(struct xl_ctx *c, struct xl_ptr *p, uint32_t index, uint32_t
    p->dyn = d;
 }
 
-static uint32_t set_base(struct xl_ctx *c, uint32_t set)
+uint32_t xl_set_base(struct xl_ctx *c, uint32_t set)
 {
    if (!c->set_base[set]) {
       uint32_t from = c->ir->insn_count;
@@ -201,7 +201,7 @@ static uint32_t set_base(struct xl_ctx *c, uint32_t set)
 static uint32_t load_descriptor(struct xl_ctx *c, const struct drv_binding_layout *b, bool is_const,
                                 uint32_t const_index, uint32_t dyn_index, uint32_t *range)
 {
-   uint32_t sb = set_base(c, b->set), addr = sb;
+   uint32_t sb = xl_set_base(c, b->set), addr = sb;
    uint32_t off = b->offset + (is_const ? const_index * DRV_DESCRIPTOR_SIZE : 0);
    if (!is_const) {
       addr = ir_new_vreg(c->ir, 2);
@@ -303,9 +303,13 @@ static bool bind_descriptor(struct xl_ctx *c, uint32_t var, struct xl_ptr *p)
       p->binding = b;
    } else {
       uint32_t from = c->ir->insn_count;
-      p->base = load_descriptor(c, b, true, 0, 0, &p->range);
+      if (p->kind == XL_PTR_IMAGE)
+         p->base = xl_image_descriptor_va(c, b, true, 0, 0);
+      else
+         p->base = load_descriptor(c, b, true, 0, 0, &p->range);
       xl_hoist_to_prologue(c, from);
    }
+   p->descriptor_kind = b->kind;
    return true;
 }
 
@@ -314,6 +318,10 @@ bool xl_setup_globals(struct xl_ctx *c)
    for (uint32_t g = 0; g < spirv_module_global_variable_count(c->m) && !c->failed; g++) {
       const struct spirv_variable *var = spirv_module_global_variable(c->m, g);
       const struct spirv_type *pt = spirv_type(c->m, var->type_id);
+      /* Errors about a variable (its binding) name its OpVariable. */
+      const struct spirv_inst *def = spirv_id_definition(c->m, var->id);
+      c->cur_word = def ? def->word_offset : 0;
+      c->cur_opcode = def ? def->opcode : 0;
       struct xl_ptr p;
       memset(&p, 0, sizeof(p));
       p.type = pt->u.pointer.pointee_type;
@@ -328,13 +336,23 @@ bool xl_setup_globals(struct xl_ctx *c)
             continue; /* an error only if the shader uses it */
          break;
       case SPIRV_STORAGE_CLASS_UniformConstant: {
-         /* Only acceleration structures: their descriptor is the header
-          * address (driver/shader_abi.h), loaded like a buffer's. */
+         /* An acceleration structure's descriptor is the header address,
+          * loaded like a buffer's; an image's, sampler's or texel
+          * buffer's holds the headers themselves, so its VA is the value
+          * (driver/shader_abi.h). */
          const struct spirv_type *t = spirv_type(c->m, p.type);
          if (t->kind == SPIRV_TYPE_ARRAY || t->kind == SPIRV_TYPE_RUNTIME_ARRAY)
             t = spirv_type(c->m, t->u.array.element_type);
-         p.kind = XL_PTR_ACCEL;
-         if (!t || t->kind != SPIRV_TYPE_ACCELERATION_STRUCTURE || !bind_descriptor(c, var->id, &p))
+         if (!t)
+            continue;
+         if (t->kind == SPIRV_TYPE_ACCELERATION_STRUCTURE)
+            p.kind = XL_PTR_ACCEL;
+         else if (t->kind == SPIRV_TYPE_IMAGE || t->kind == SPIRV_TYPE_SAMPLER ||
+                  t->kind == SPIRV_TYPE_SAMPLED_IMAGE)
+            p.kind = XL_PTR_IMAGE;
+         else
+            continue;
+         if (!bind_descriptor(c, var->id, &p))
             continue;
          break;
       }
@@ -409,7 +427,10 @@ static void access_chain(struct xl_ctx *c, const struct spirv_inst *inst)
       uint32_t cidx = 0, dyn = index_u32(c, xl_word(c, inst, k), &is_const, &cidx);
       const struct spirv_type *t = spirv_type(c->m, p.type);
       if (p.binding) {
-         p.base = load_descriptor(c, p.binding, is_const, cidx, dyn, &p.range);
+         if (p.kind == XL_PTR_IMAGE)
+            p.base = xl_image_descriptor_va(c, p.binding, is_const, cidx, dyn);
+         else
+            p.base = load_descriptor(c, p.binding, is_const, cidx, dyn, &p.range);
          p.binding = NULL;
          p.type = t->u.array.element_type;
          continue;
@@ -754,6 +775,34 @@ static void load(struct xl_ctx *c, const struct spirv_inst *inst)
       return;
    if (p->kind == XL_PTR_ACCEL) {
       xl_mov(c, xl_comp(c, v, 0), p->base, 2);
+   } else if (p->kind == XL_PTR_TEXEL || p->binding) {
+      xl_fail(c, p->binding ? "unsupported: loading a whole descriptor array"
+                            : "an image texel pointer is only for atomics");
+      return;
+   } else if (p->kind == XL_PTR_IMAGE) {
+      /* Header VAs: a combined descriptor keeps its sampler at
+       * DRV_COMBINED_SAMPLER_OFFSET, whether the shader reads both
+       * (a sampled image) or only the sampler. */
+      bool combined = p->descriptor_kind == DRV_BINDING_COMBINED_IMAGE_SAMPLER;
+      const struct spirv_type *t = spirv_type(c->m, p->type);
+      if (t->kind == SPIRV_TYPE_SAMPLER && combined)
+         xl_op_imm(c, PPU_OP_IADD, PPU_TYPE_U64, xl_comp(c, v, 0), p->base,
+                   DRV_COMBINED_SAMPLER_OFFSET);
+      else
+         xl_mov(c, xl_comp(c, v, 0), p->base, 2);
+      if (t->kind == SPIRV_TYPE_SAMPLED_IMAGE && combined) {
+         xl_op_imm(c, PPU_OP_IADD, PPU_TYPE_U64, xl_comp(c, v, 1), p->base,
+                   DRV_COMBINED_SAMPLER_OFFSET);
+      } else if (t->kind == SPIRV_TYPE_SAMPLED_IMAGE) {
+         /* A samplerBuffer is a sampled image in SPIR-V but a uniform
+          * texel buffer in Vulkan: no sampler, and only fetches use it. */
+         const struct spirv_type *img = spirv_type(c->m, t->u.sampled_image.image_type);
+         if (!img || img->u.image.dim != SPIRV_DIM_Buffer) {
+            xl_fail(c, "a sampled image needs a COMBINED_IMAGE_SAMPLER binding");
+            return;
+         }
+         xl_op(c, PPU_OP_MOV, PPU_TYPE_U64, xl_comp(c, v, 1), 0, 0)->f.rb = PPU_RZ;
+      }
    } else if (p->kind == XL_PTR_BUILTIN) {
       for (uint32_t k = 0; k < v.count; k++) {
          uint32_t comp = p->component == UINT32_MAX ? k : p->component;
@@ -773,7 +822,8 @@ static void store(struct xl_ctx *c, const struct spirv_inst *inst)
    struct xl_val v = xl_get(c, xl_word(c, inst, 1));
    if (!p || c->failed)
       return;
-   if (p->kind == XL_PTR_BUILTIN || p->kind == XL_PTR_PUSH || p->kind == XL_PTR_ACCEL) {
+   if (p->kind == XL_PTR_BUILTIN || p->kind == XL_PTR_PUSH || p->kind == XL_PTR_ACCEL ||
+       p->kind == XL_PTR_IMAGE || p->kind == XL_PTR_TEXEL) {
       xl_fail(c, "store to read-only memory");
       return;
    }

@@ -30,9 +30,11 @@ bool xl_scalar_of(struct xl_ctx *c, uint32_t type, struct xl_scalar *s)
       return false;
    if ((t->kind == SPIRV_TYPE_POINTER &&
         t->u.pointer.storage_class == SPIRV_STORAGE_CLASS_PhysicalStorageBuffer) ||
-       t->kind == SPIRV_TYPE_ACCELERATION_STRUCTURE) {
-      /* A buffer device address, or an acceleration structure's header
-       * address (driver/shader_abi.h): an unsigned 64-bit value. */
+       t->kind == SPIRV_TYPE_ACCELERATION_STRUCTURE || t->kind == SPIRV_TYPE_IMAGE ||
+       t->kind == SPIRV_TYPE_SAMPLER || t->kind == SPIRV_TYPE_SAMPLED_IMAGE) {
+      /* A buffer device address, an acceleration structure's header
+       * address, or the VA of a texture or sampler header
+       * (driver/shader_abi.h): an unsigned 64-bit value. */
       s->width = 64;
       return true;
    }
@@ -75,7 +77,11 @@ uint32_t xl_leaf_count(struct xl_ctx *c, uint32_t type)
    case SPIRV_TYPE_INT:
    case SPIRV_TYPE_FLOAT:
    case SPIRV_TYPE_ACCELERATION_STRUCTURE:
+   case SPIRV_TYPE_IMAGE:
+   case SPIRV_TYPE_SAMPLER:
       return 1;
+   case SPIRV_TYPE_SAMPLED_IMAGE:
+      return 2; /* texture header VA, sampler header VA (translate_image.c) */
    case SPIRV_TYPE_POINTER:
       return t->u.pointer.storage_class == SPIRV_STORAGE_CLASS_PhysicalStorageBuffer ? 1
                                                                                      : UINT32_MAX;
@@ -153,7 +159,9 @@ uint32_t xl_leaf_type(struct xl_ctx *c, uint32_t type, uint32_t i)
       if (!t)
          return 0;
       if (t->kind == SPIRV_TYPE_BOOL || t->kind == SPIRV_TYPE_INT || t->kind == SPIRV_TYPE_FLOAT ||
-          t->kind == SPIRV_TYPE_POINTER || t->kind == SPIRV_TYPE_ACCELERATION_STRUCTURE)
+          t->kind == SPIRV_TYPE_POINTER || t->kind == SPIRV_TYPE_ACCELERATION_STRUCTURE ||
+          t->kind == SPIRV_TYPE_IMAGE || t->kind == SPIRV_TYPE_SAMPLER ||
+          t->kind == SPIRV_TYPE_SAMPLED_IMAGE)
          return type;
       /* Find the member holding leaf i. */
       uint32_t n = t->kind == SPIRV_TYPE_VECTOR   ? t->u.vector.component_count

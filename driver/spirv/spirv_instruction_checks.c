@@ -123,6 +123,6 @@ bool spirv_check_instruction_types(struct spirv_parser *p, const struct spirv_in
    case SPIRV_OP_ExtInst:
       return check_ext_inst(p, inst);
    default:
-      return spirv_check_ray_query(p, inst);
+      return spirv_check_ray_query(p, inst) && spirv_check_image(p, inst);
    }
 }

@@ -165,6 +165,10 @@ bool spirv_check_instruction_types(struct spirv_parser *parser, const struct spi
  * (true for any other opcode). */
 bool spirv_check_ray_query(struct spirv_parser *parser, const struct spirv_inst *inst);
 
+/* spirv_image.c: operand and result checks of the image instructions (true
+ * for any other opcode). */
+bool spirv_check_image(struct spirv_parser *parser, const struct spirv_inst *inst);
+
 /* spirv_resolve.c: module-wide checks once every instruction is read. */
 bool spirv_check_ids_defined(struct spirv_error *error, const struct spirv_module *module);
 bool spirv_check_entry_points(struct spirv_error *error, const struct spirv_module *module);

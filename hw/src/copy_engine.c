@@ -1,5 +1,5 @@
 /* Copy engine: method decode and the buffer operations (ppu/methods.h);
- * image operations are in copy_engine_image.c. */
+ * image operations are in copy_engine_image.c, blits in copy_engine_blit.c. */
 #include "copy_engine.h"
 
 #include <string.h>
@@ -170,6 +170,9 @@ static enum ppu_method_status launch(struct ppu_copy_engine *ce, struct ppu_copy
    case PPU_COPY_OP_CLEAR_IMAGE:
       st = ppu_copy_engine_image_launch(ce, ctx, pd_pa, op, fault);
       break;
+   case PPU_COPY_OP_BLIT:
+      st = ppu_copy_engine_blit_launch(ce, ctx, pd_pa, fault);
+      break;
    default:
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_COPY,
                     "LAUNCH of unknown operation %u", op);
@@ -243,7 +246,8 @@ enum ppu_method_status ppu_copy_engine_method(struct ppu_copy_engine *ce,
    case PPU_COPY_LAUNCH:
       return launch(ce, ctx, pd_pa, data, fault);
    default:
-      if (ppu_copy_engine_image_state(ctx, method, data))
+      if (ppu_copy_engine_image_state(ctx, method, data) ||
+          ppu_copy_engine_blit_state(ctx, method, data))
          return PPU_METHOD_DONE;
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_COPY, "unknown copy method 0x%03x",
                     method);

@@ -1,6 +1,7 @@
 /* The copy engine (subchannel PPU_SUBCH_COPY): copies, fills, inline writes
- * and query-result copies between GPU virtual addresses, and copies and
- * clears of images described by texture headers (copy_engine_image.c).
+ * and query-result copies between GPU virtual addresses, copies and
+ * clears of images described by texture headers (copy_engine_image.c), and
+ * scaled blits between images (copy_engine_blit.c).
  *
  * The engine unit (its memory port and counters) is shared by all channels;
  * the latched method state is per channel (struct ppu_copy_context), as a
@@ -37,6 +38,9 @@ struct ppu_copy_context {
    uint32_t src_offset[3], dst_offset[3], extent[3];
    uint32_t aspect;
    uint32_t clear_value[4];
+   /* BLIT (copy_engine_blit.c): corners 0 and 1 of each box, x y z. */
+   int32_t blit_src[2][3], blit_dst[2][3];
+   uint32_t blit_filter;
 };
 
 struct ppu_copy_engine {
@@ -69,6 +73,15 @@ bool ppu_copy_engine_inline_run(struct ppu_copy_engine *ce, struct ppu_copy_cont
 /* The image operations' state methods (PPU_COPY_SRC_HEADER_LO ..
  * PPU_COPY_CLEAR_VALUE_3): false for a method that is not one of them. */
 bool ppu_copy_engine_image_state(struct ppu_copy_context *ctx, uint32_t method, uint32_t data);
+
+/* BLIT's state methods (PPU_COPY_SRC_X0 .. PPU_COPY_FILTER): false for a
+ * method that is not one of them. */
+bool ppu_copy_engine_blit_state(struct ppu_copy_context *ctx, uint32_t method, uint32_t data);
+
+/* LAUNCH of BLIT (copy_engine_blit.c). */
+enum ppu_method_status ppu_copy_engine_blit_launch(struct ppu_copy_engine *ce,
+                                                   struct ppu_copy_context *ctx, uint64_t pd_pa,
+                                                   struct ppu_fault *fault);
 
 /* LAUNCH of BUFFER_TO_IMAGE, IMAGE_TO_BUFFER, IMAGE_TO_IMAGE or
  * CLEAR_IMAGE (copy_engine_image.c). */

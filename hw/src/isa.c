@@ -45,8 +45,8 @@ static const char *const texlod_names[PPU_TEXLOD_COUNT] = {"AUTO", "LZ", "LL", "
 static const char *const gather_names[PPU_GATHER_COUNT] = {"R", "G", "B", "A"};
 static const char *const txq_names[PPU_TXQ_COUNT] = {"SIZE", "LEVELS", "SAMPLES"};
 static const char *const sufmt_names[PPU_SUFMT_COUNT] = {"P", "B"};
-static const char *const texdim_names[PPU_TEXDIM_COUNT] = {"1D",  "2D",  "3D",   "CUBE",
-                                                           "1DA", "2DA", "CUBEA"};
+static const char *const texdim_names[PPU_TEXDIM_COUNT] = {"1D",  "2D",  "3D",    "CUBE",
+                                                           "1DA", "2DA", "CUBEA", "BUFFER"};
 static const char *const space_names[PPU_SPACE_COUNT] = {"GENERIC", "GLOBAL", "SHARED", "LOCAL"};
 static const char *const scan_names[PPU_SCAN_COUNT] = {"RED", "INC", "EXC"};
 static const char *const sreg_names[PPU_SR_COUNT] = {
@@ -157,22 +157,24 @@ bool ppu_op_is_texture(enum ppu_op op)
 }
 
 /* Coordinates of a view type: float coordinates (cube: a direction) plus
- * the array layer; integer coordinates address a cube's faces as layers. */
+ * the array layer; integer coordinates address a cube's faces as layers.
+ * A texel buffer has one integer coordinate, the element index (its float
+ * entries only size TEX/TLD4 vectors, which refuse BUFFER anyway). */
 static unsigned float_coords(unsigned dim)
 {
-   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 4};
+   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 4, 1};
    return dim < PPU_TEXDIM_COUNT ? n[dim] : 0;
 }
 
 static unsigned int_coords(unsigned dim)
 {
-   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 3};
+   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 3, 1};
    return dim < PPU_TEXDIM_COUNT ? n[dim] : 0;
 }
 
 static unsigned gradient_words(unsigned dim)
 {
-   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 1, 2, 3};
+   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 1, 2, 3, 1};
    return dim < PPU_TEXDIM_COUNT ? n[dim] : 0;
 }
 
@@ -191,7 +193,9 @@ unsigned ppu_tex_coord_words(const struct ppu_insn_fields *f)
    case PPU_OP_TLD4:
       return float_coords(f->mode) + dc;
    case PPU_OP_TLD:
-      return int_coords(f->mode) + 1;
+      /* A texel buffer has no levels (SPIR-V forbids Lod on a Buffer
+       * fetch): its vector is the element index alone. */
+      return int_coords(f->mode) + (f->mode == PPU_TEXDIM_BUFFER ? 0 : 1);
    case PPU_OP_TXQ:
       return 1;
    case PPU_OP_SULD:
@@ -216,6 +220,12 @@ static const char *texture_rule(const struct ppu_insn_fields *f)
       return "TLD4 gathers from 2D and cube views only";
    if ((f->mode == PPU_TEXDIM_CUBE || f->mode == PPU_TEXDIM_CUBEA) && (f->imm & 0xfffu))
       return "no texel offsets on cube views";
+   /* Texel buffers are fetched, loaded, stored and queried, never sampled
+    * (Vulkan: no sampler, no ConstOffset on a Buffer image). */
+   if (f->mode == PPU_TEXDIM_BUFFER && f->op == PPU_OP_TEX)
+      return "TEX does not sample texel buffers";
+   if (f->mode == PPU_TEXDIM_BUFFER && (f->imm & 0xfffu))
+      return "no texel offsets on texel buffers";
    if (f->op == PPU_OP_SUATOM && f->type == PPU_TYPE_F32 && f->subop != PPU_ATOM_EXCH)
       return "F32 image atomics are EXCH only";
    return NULL;

@@ -260,3 +260,57 @@ void vk_sample_compute_pipeline_destroy(VkDevice device, struct vk_sample_comput
       vkDestroyShaderModule(device, p->module, NULL);
    memset(p, 0, sizeof(*p));
 }
+
+VkResult vk_sample_begin_one_time(VkDevice device, VkCommandPool pool, const char *tag,
+                                  VkCommandBuffer *cmd)
+{
+   VkCommandBufferAllocateInfo cbai = {
+       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+       .commandPool = pool,
+       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+       .commandBufferCount = 1,
+   };
+   VK_SAMPLE_CHECK(tag, vkAllocateCommandBuffers(device, &cbai, cmd));
+   VkCommandBufferBeginInfo begin = {
+       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+   };
+   VkResult r = vkBeginCommandBuffer(*cmd, &begin);
+   if (r != VK_SUCCESS) {
+      fprintf(stderr, "%s: vkBeginCommandBuffer -> %s\n", tag, vk_sample_result_string(r));
+      vkFreeCommandBuffers(device, pool, 1, cmd);
+   }
+   return r;
+}
+
+void vk_sample_image_barrier(VkCommandBuffer cmd, VkImage image, uint32_t level,
+                             uint32_t level_count, VkImageLayout from, VkImageLayout to,
+                             VkAccessFlags src_access, VkAccessFlags dst_access,
+                             VkPipelineStageFlags dst_stage)
+{
+   VkImageMemoryBarrier b = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+       .srcAccessMask = src_access,
+       .dstAccessMask = dst_access,
+       .oldLayout = from,
+       .newLayout = to,
+       .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+       .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+       .image = image,
+       .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, level_count, 0, 1},
+   };
+   vkCmdPipelineBarrier(cmd,
+                        VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+bool vk_sample_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+   char *end = NULL;
+   unsigned long v = strtoul(s, &end, 10);
+   if (!s[0] || *end || s[0] == '-' || v < lo || v > hi)
+      return false;
+   *out = (uint32_t)v;
+   return true;
+}

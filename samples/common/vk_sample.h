@@ -60,4 +60,19 @@ VkResult vk_sample_compute_pipeline_create(VkDevice device, const char *tag, con
                                            struct vk_sample_compute_pipeline *out);
 void vk_sample_compute_pipeline_destroy(VkDevice device, struct vk_sample_compute_pipeline *p);
 
+/* A primary command buffer from pool, begun for one submission. */
+VkResult vk_sample_begin_one_time(VkDevice device, VkCommandPool pool, const char *tag,
+                                  VkCommandBuffer *cmd);
+
+/* A layout transition of levels [level, level + level_count) of layer 0 of
+ * a colour image, from every earlier transfer and compute access to the
+ * stage that comes next. */
+void vk_sample_image_barrier(VkCommandBuffer cmd, VkImage image, uint32_t level,
+                             uint32_t level_count, VkImageLayout from, VkImageLayout to,
+                             VkAccessFlags src_access, VkAccessFlags dst_access,
+                             VkPipelineStageFlags dst_stage);
+
+/* A decimal command-line value in [lo, hi] ("-5", "", "3x" are refused). */
+bool vk_sample_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
+
 #endif

@@ -24,16 +24,6 @@ struct options {
    bool validate;
 };
 
-static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-   char *end = NULL;
-   unsigned long v = strtoul(s, &end, 10);
-   if (!s[0] || *end || v < lo || v > hi)
-      return false;
-   *out = (uint32_t)v;
-   return true;
-}
-
 static double seconds_now(void)
 {
    struct timespec ts;
@@ -54,11 +44,11 @@ static bool parse_options(int argc, char **argv, struct options *o)
       } else if (!strcmp(a, "--output") && v) {
          o->output = v;
       } else if (!strcmp(a, "--width") && v) {
-         ok = parse_u32(v, 1, 4096, &o->width);
+         ok = vk_sample_parse_u32(v, 1, 4096, &o->width);
       } else if (!strcmp(a, "--height") && v) {
-         ok = parse_u32(v, 1, 4096, &o->height);
+         ok = vk_sample_parse_u32(v, 1, 4096, &o->height);
       } else if (!strcmp(a, "--iterations") && v) {
-         ok = parse_u32(v, 1, 100000, &o->iterations);
+         ok = vk_sample_parse_u32(v, 1, 100000, &o->iterations);
       } else {
          ok = false;
       }
@@ -89,12 +79,12 @@ int main(int argc, char **argv)
    double cpu_seconds = seconds_now() - t0;
 
    int status = 1;
-   struct vk_compute vc;
-   struct vk_storage_buffer counts = {0};
+   struct vk_sample_device vc;
+   struct vk_sample_buffer counts = {0};
    struct vk_sample_compute_pipeline pipe = {0};
-   VkResult r = vk_compute_init(&vc, o.validate);
+   VkResult r = vk_sample_device_create(&vc, "compute_mandelbrot", o.validate);
    if (r == VK_SUCCESS)
-      r = vk_storage_buffer_create(&vc, pixels * 4, &counts);
+      r = vk_sample_buffer_create(&vc, pixels * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &counts);
    if (r == VK_SUCCESS) {
       memset(counts.map, 0xff, pixels * 4); /* no count is ever 0xffffffff */
       r = vk_compute_pipeline_create(&vc, MANDELBROT_SPV, sizeof(params), &counts, &pipe);
@@ -126,14 +116,14 @@ int main(int argc, char **argv)
       status = wrong == 0 && written ? 0 : 1;
    }
    if (vc.device) {
-      vk_compute_pipeline_destroy(&vc, &pipe);
-      vk_storage_buffer_destroy(&vc, &counts);
+      vk_sample_compute_pipeline_destroy(vc.device, &pipe);
+      vk_sample_buffer_destroy(&vc, &counts);
    }
    if (vc.inst.error_messages) {
       fprintf(stderr, "compute_mandelbrot: %u error messages\n", vc.inst.error_messages);
       status = 1;
    }
-   vk_compute_finish(&vc);
+   vk_sample_device_destroy(&vc);
    free(expect);
    return status;
 }

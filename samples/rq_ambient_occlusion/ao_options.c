@@ -23,16 +23,6 @@ static void usage(const char *argv0)
                    "scene's camera)\n");
 }
 
-static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-   char *end = NULL;
-   unsigned long v = strtoul(s, &end, 10);
-   if (!s[0] || *end || s[0] == '-' || v < lo || v > hi)
-      return false;
-   *out = (uint32_t)v;
-   return true;
-}
-
 static bool parse_double(const char *s, double lo, double hi, double *out)
 {
    char *end = NULL;
@@ -91,11 +81,11 @@ static bool parse_one(const char *a, const char *v, struct ao_options *o, struct
    else if (!strcmp(a, "--ao-fraction"))
       return g->radius = parse_float(v, 1e-6, 1.0, &o->ao_fraction);
    else if (!strcmp(a, "--width"))
-      return parse_u32(v, 1, 16384, &o->width);
+      return vk_sample_parse_u32(v, 1, 16384, &o->width);
    else if (!strcmp(a, "--height"))
-      return parse_u32(v, 1, 16384, &o->height);
+      return vk_sample_parse_u32(v, 1, 16384, &o->height);
    else if (!strcmp(a, "--spp"))
-      return parse_u32(v, 1, 4096, &o->spp);
+      return vk_sample_parse_u32(v, 1, 4096, &o->spp);
    else if (!strcmp(a, "--output"))
       o->output = v;
    else if (!strcmp(a, "--expect-mean-ao"))

@@ -17,7 +17,7 @@
 #include "ao_options.h"
 #include "ao_pass.h"
 #include "obj_mesh.h"
-#include "png_gray.h"
+#include "png_write.h"
 #include "procedural_scene.h"
 
 #define EXIT_SKIP 77

@@ -289,23 +289,9 @@ void rq_buffer_destroy(struct rq_context *ctx, struct rq_buffer *buf)
 
 VkResult rq_commands_begin(struct rq_context *ctx, VkCommandBuffer *cmd)
 {
-   VkCommandBufferAllocateInfo cbai = {
-       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-       .commandPool = ctx->command_pool,
-       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-       .commandBufferCount = 1,
-   };
-   CHECK_VK(vkAllocateCommandBuffers(ctx->device, &cbai, cmd));
-   VkCommandBufferBeginInfo begin = {
-       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-   };
-   VkResult r = vkBeginCommandBuffer(*cmd, &begin);
-   if (r != VK_SUCCESS) {
-      fprintf(stderr, RQ_TAG ": vkBeginCommandBuffer -> %s\n", vk_sample_result_string(r));
-      vkFreeCommandBuffers(ctx->device, ctx->command_pool, 1, cmd);
+   VkResult r = vk_sample_begin_one_time(ctx->device, ctx->command_pool, RQ_TAG, cmd);
+   if (r != VK_SUCCESS)
       return r;
-   }
    if (ctx->timestamps) {
       vkCmdResetQueryPool(*cmd, ctx->timestamps, 0, 2);
       vkCmdWriteTimestamp(*cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);

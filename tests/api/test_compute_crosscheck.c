@@ -20,14 +20,16 @@
  *   // tolerance: ulp N            as floats, at most N ulp apart
  *   // tolerance: abs E [rel R]    as floats, |a - b| <= E (or <= R * max(|a|, |b|))
  * Float comparisons treat any NaN as equal to any NaN and +0 as equal to -0.
- * A line "// requires: subgroup" (subgroup shaders, compiled for Vulkan 1.1)
- * skips the case unless both devices are 1.1 with the basic, vote, ballot,
- * shuffle and arithmetic subgroup operations; the shaders' results do not
- * depend on the subgroup size.
+ * A line "// requires: subgroup" marks subgroup shaders (compiled for Vulkan
+ * 1.1); their results do not depend on the subgroup size. A case runs when
+ * both devices are 1.1 with subgroups in compute and report every subgroup
+ * operation category whose SPIR-V capability the compiled shader declares
+ * (what the validation layer checks too), and is skipped otherwise.
  *
  * Shaders that expose a vkppu bug live in shaders/crosscheck/known_failures/,
  * outside the list, each with a comment naming the failure. */
 #include <math.h>
+#include <spirv/unified1/spirv.h>
 #include <string.h>
 
 #include "compute_test_util.h"
@@ -35,10 +37,6 @@
 #define XC_WORDS 4096u
 #define XC_BYTES (XC_WORDS * 4u)
 #define XC_GROUPS 16u
-#define XC_SUBGROUP_OPS                                                                            \
-   (VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |                                 \
-    VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT |                             \
-    VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)
 
 /* One implementation under test: its device and the resources every case
  * reuses (the buffers, the set and the pipeline layout). */
@@ -51,7 +49,8 @@ struct xc_side {
    VkPipelineLayout layout;
    VkDescriptorPool pool;
    VkDescriptorSet set;
-   bool subgroups; /* Vulkan 1.1 with XC_SUBGROUP_OPS in compute */
+   /* Subgroup operations in compute shaders: 0 before Vulkan 1.1. */
+   VkSubgroupFeatureFlags subgroup_ops;
 };
 
 enum { XC_PPU, XC_LVP, XC_SIDES };
@@ -136,8 +135,8 @@ static bool xc_side_init(struct xc_side *s)
           .pNext = &sg,
       };
       vkGetPhysicalDeviceProperties2(s->ctx.physical_device, &p2);
-      s->subgroups = (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
-                     (sg.supportedOperations & XC_SUBGROUP_OPS) == XC_SUBGROUP_OPS;
+      if (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
+         s->subgroup_ops = sg.supportedOperations;
    }
    return true;
 }
@@ -207,9 +206,9 @@ static bool xc_setup(void)
    for (int i = 0; i < XC_SIDES; i++) {
       const struct xc_side *s = &xc.sides[i];
       uint32_t v = s->ctx.props.apiVersion;
-      printf("  %s: %s, Vulkan %u.%u, %s\n", i == XC_PPU ? "testing" : "against",
-             s->ctx.props.deviceName, VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
-             s->subgroups ? "subgroup shaders run" : "subgroup shaders skipped");
+      printf("  %s: %s, Vulkan %u.%u, subgroup operations 0x%x in compute\n",
+             i == XC_PPU ? "testing" : "against", s->ctx.props.deviceName, VK_API_VERSION_MAJOR(v),
+             VK_API_VERSION_MINOR(v), s->subgroup_ops);
    }
    xc.ready = true;
    return true;
@@ -376,16 +375,56 @@ static bool xc_words_match(const struct xc_header *h, uint32_t a, uint32_t b)
    return h->rel_tol > 0 && diff <= h->rel_tol * mag;
 }
 
+/* The subgroup operation categories a compiled shader needs: one per
+ * GroupNonUniform* capability it declares (the SPIR-V environment appendix
+ * of the Vulkan spec maps each to a VkSubgroupFeatureFlagBits). */
+static VkSubgroupFeatureFlags xc_subgroup_ops_needed(const char *name)
+{
+   static const struct {
+      SpvCapability cap;
+      VkSubgroupFeatureFlags op;
+   } map[] = {
+       {SpvCapabilityGroupNonUniform, VK_SUBGROUP_FEATURE_BASIC_BIT},
+       {SpvCapabilityGroupNonUniformVote, VK_SUBGROUP_FEATURE_VOTE_BIT},
+       {SpvCapabilityGroupNonUniformArithmetic, VK_SUBGROUP_FEATURE_ARITHMETIC_BIT},
+       {SpvCapabilityGroupNonUniformBallot, VK_SUBGROUP_FEATURE_BALLOT_BIT},
+       {SpvCapabilityGroupNonUniformShuffle, VK_SUBGROUP_FEATURE_SHUFFLE_BIT},
+       {SpvCapabilityGroupNonUniformShuffleRelative, VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT},
+       {SpvCapabilityGroupNonUniformClustered, VK_SUBGROUP_FEATURE_CLUSTERED_BIT},
+       {SpvCapabilityGroupNonUniformQuad, VK_SUBGROUP_FEATURE_QUAD_BIT},
+   };
+   char spv[256];
+   snprintf(spv, sizeof(spv), "crosscheck/%s", name);
+   size_t bytes = 0;
+   uint32_t *words = ctu_load_spirv(spv, &bytes);
+   VkSubgroupFeatureFlags ops = 0;
+   /* Capabilities come first, after the 5-word header. */
+   for (size_t w = 5; words && w < bytes / 4;) {
+      uint32_t count = words[w] >> 16, opcode = words[w] & 0xffffu;
+      if (count == 0 || (opcode != SpvOpCapability && opcode != SpvOpExtension))
+         break;
+      for (size_t m = 0; opcode == SpvOpCapability && m < sizeof(map) / sizeof(map[0]); m++) {
+         if (count >= 2 && words[w + 1] == (uint32_t)map[m].cap)
+            ops |= map[m].op;
+      }
+      w += count;
+   }
+   free(words);
+   return ops;
+}
+
 static void xc_run_shader(const char *name)
 {
    struct xc_header h;
    if (!xc_read_header(name, &h) || !xc_setup())
       return;
    if (h.subgroup) {
+      VkSubgroupFeatureFlags needed = xc_subgroup_ops_needed(name);
       for (int i = 0; i < XC_SIDES; i++) {
-         if (!xc.sides[i].subgroups) {
-            vkt_skip("%s: %s has no Vulkan 1.1 compute subgroup vote/ballot/shuffle/arithmetic",
-                     name, xc.sides[i].label);
+         VkSubgroupFeatureFlags missing = needed & ~xc.sides[i].subgroup_ops;
+         if (missing) {
+            vkt_skip("%s: %s does not report subgroup operations 0x%x in compute (needs 0x%x)",
+                     name, xc.sides[i].label, missing, needed);
             return;
          }
       }

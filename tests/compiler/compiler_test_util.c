@@ -82,15 +82,118 @@ int ctu_compile_words(const uint32_t *words, size_t count, struct drv_shader_bin
    return drv_compile_compute(&req, bin, err, err_size);
 }
 
-bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
+#define CTU_BINDING_BYTES (4u * DRV_COMBINED_DESCRIPTOR_SIZE)
+
+void ctu_bind_image(struct ctu_dispatch *d, uint32_t set, uint32_t binding, uint32_t element,
+                    enum drv_binding_kind kind, const struct ppu_texture_header *tex,
+                    const struct ppu_sampler_header *sampler)
+{
+   ctu_bind(d, set, binding, 0, 0);
+   struct ctu_binding *b = &d->bindings[d->binding_count - 1];
+   b->image = true;
+   b->kind = kind;
+   b->element = element;
+   if (tex)
+      b->tex = *tex;
+   if (sampler)
+      b->sampler = *sampler;
+}
+
+struct ppu_texture_header ctu_image(struct ctu *t, enum ppu_tex_format format, enum ppu_tex_dim dim,
+                                    uint32_t width, uint32_t height, uint32_t depth,
+                                    uint32_t levels, uint32_t layers)
+{
+   struct ppu_texture_header h;
+   memset(&h, 0, sizeof(h));
+   h.format = (uint16_t)format;
+   h.dim = (uint8_t)dim;
+   h.swizzle = PPU_TEX_SWIZZLE_IDENTITY;
+   h.width = width;
+   h.height = height;
+   h.depth = depth;
+   h.image_levels = (uint8_t)levels;
+   h.level_count = (uint8_t)levels;
+   h.layer_count = layers;
+   if (dim == PPU_TEX_DIM_BUFFER) {
+      /* Texel buffers are linear: one row of width elements. */
+      h.layout = PPU_TEX_LAYOUT_LINEAR;
+      h.row_pitch = width * ppu_tex_format_bytes(format);
+      h.layer_stride = h.row_pitch;
+   } else {
+      h.layout = PPU_TEX_LAYOUT_BLOCK_LINEAR;
+      h.block_height_log2 = 1;
+      h.layer_stride = ppu_tex_layer_size(&h);
+   }
+   uint64_t bytes = h.layer_stride * layers;
+   h.address = ctu_buffer(t, NULL, (uint32_t)bytes);
+   return h;
+}
+
+void ctu_texel_write(struct ctu *t, const struct ppu_texture_header *h, unsigned level,
+                     uint32_t layer, uint32_t x, uint32_t y, uint32_t z, const void *texel)
+{
+   uint32_t bytes = ppu_tex_format_bytes(h->format);
+   hwt_write(&t->h.t.mem, t->h.t.pd,
+             h->address + ppu_tex_byte_offset(h, level, layer, x * bytes, y, z), texel, bytes);
+}
+
+void ctu_texel_read(struct ctu *t, const struct ppu_texture_header *h, unsigned level,
+                    uint32_t layer, uint32_t x, uint32_t y, uint32_t z, void *texel)
+{
+   uint32_t bytes = ppu_tex_format_bytes(h->format);
+   hwt_read(&t->h.t.mem, t->h.t.pd,
+            h->address + ppu_tex_byte_offset(h, level, layer, x * bytes, y, z), texel, bytes);
+}
+
+struct ppu_sampler_header ctu_sampler(enum ppu_tex_filter filter, enum ppu_tex_filter mip,
+                                      enum ppu_tex_address_mode address)
+{
+   struct ppu_sampler_header s;
+   memset(&s, 0, sizeof(s));
+   s.mag_filter = s.min_filter = (uint8_t)filter;
+   s.mip_filter = (uint8_t)mip;
+   s.address_u = s.address_v = s.address_w = (uint8_t)address;
+   s.max_lod = 1000.0f;
+   s.max_anisotropy = 1.0f;
+   return s;
+}
+
+static enum drv_binding_kind binding_kind(const struct ctu_binding *b)
+{
+   if (b->image)
+      return b->kind;
+   return b->acceleration_structure ? DRV_BINDING_ACCELERATION_STRUCTURE
+          : b->uniform              ? DRV_BINDING_UNIFORM_BUFFER
+                                    : DRV_BINDING_STORAGE_BUFFER;
+}
+
+/* One descriptor as driver/shader_abi.h lays it out for its kind. */
+static void write_descriptor(struct ctu *t, const struct ctu_binding *b, uint64_t binding_va)
 {
    struct hwt *hw = &t->h.t;
+   enum drv_binding_kind kind = binding_kind(b);
+   uint64_t va = binding_va + (uint64_t)b->element * drv_descriptor_stride(kind);
+   if (!b->image) {
+      struct drv_buffer_descriptor desc = {b->va, b->range, 0};
+      hwt_write(&hw->mem, hw->pd, va, &desc, sizeof(desc));
+   } else if (kind == DRV_BINDING_SAMPLER) {
+      hwt_write(&hw->mem, hw->pd, va, &b->sampler, sizeof(b->sampler));
+   } else {
+      hwt_write(&hw->mem, hw->pd, va, &b->tex, sizeof(b->tex));
+      if (kind == DRV_BINDING_COMBINED_IMAGE_SAMPLER)
+         hwt_write(&hw->mem, hw->pd, va + DRV_COMBINED_SAMPLER_OFFSET, &b->sampler,
+                   sizeof(b->sampler));
+   }
+}
+
+bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
+{
    size_t count = 0;
    uint32_t *words = ctu_load_spirv(d->shader, &count);
    if (!words)
       return false;
-   /* Descriptor sets: binding n at byte n * 4 * DRV_DESCRIPTOR_SIZE of its set
-    * (room for arrays of up to 4 descriptors). */
+   /* Descriptor sets: binding n at byte n * CTU_BINDING_BYTES of its set
+    * (room for arrays of up to 4 descriptors of any kind). */
    struct drv_binding_layout layouts[CTU_MAX_BINDINGS];
    uint64_t set_va[DRV_ABI_MAX_SETS] = {0};
    uint32_t cbank[DRV_ABI_CBANK0_SIZE / 4] = {0};
@@ -98,11 +201,9 @@ bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
    for (uint32_t i = 0; i < d->binding_count; i++) {
       const struct ctu_binding *b = &d->bindings[i];
       if (!set_va[b->set])
-         set_va[b->set] = ctu_buffer(t, NULL, 4096);
-      struct drv_buffer_descriptor desc = {b->va, b->range, 0};
-      uint32_t offset = b->binding * 4 * DRV_DESCRIPTOR_SIZE;
-      hwt_write(&hw->mem, hw->pd, set_va[b->set] + offset + b->element * DRV_DESCRIPTOR_SIZE, &desc,
-                sizeof(desc));
+         set_va[b->set] = ctu_buffer(t, NULL, CTU_MAX_BINDINGS * CTU_BINDING_BYTES);
+      uint32_t offset = b->binding * CTU_BINDING_BYTES;
+      write_descriptor(t, b, set_va[b->set] + offset);
       struct drv_binding_layout *l = NULL;
       for (uint32_t k = 0; k < layout_count; k++)
          if (layouts[k].set == b->set && layouts[k].binding == b->binding)
@@ -111,10 +212,7 @@ bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
          l = &layouts[layout_count++];
          *l = (struct drv_binding_layout){.set = b->set,
                                           .binding = b->binding,
-                                          .kind = b->acceleration_structure
-                                                      ? DRV_BINDING_ACCELERATION_STRUCTURE
-                                                  : b->uniform ? DRV_BINDING_UNIFORM_BUFFER
-                                                               : DRV_BINDING_STORAGE_BUFFER,
+                                          .kind = binding_kind(b),
                                           .offset = offset,
                                           .array_size = 0,
                                           .dynamic_index = b->dynamic ? (int32_t)dyn_count : -1};
@@ -179,6 +277,34 @@ bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
       return false;
    }
    return true;
+}
+
+void ctu_check_corruptions(const char *shader, uint32_t seed, int iterations,
+                           ctu_compile_fn compile)
+{
+   size_t n = 0;
+   uint32_t *words = ctu_load_spirv(shader, &n);
+   uint32_t *copy = words && n > 5 ? malloc(n * 4) : NULL;
+   if (!copy) {
+      test_fail(__FILE__, __LINE__, "%s: no module to corrupt", shader);
+      free(words);
+      return;
+   }
+   char err[256];
+   for (int iter = 0; iter < iterations; iter++) {
+      memcpy(copy, words, n * 4);
+      for (int k = 0; k < 3; k++) {
+         seed = seed * 1103515245u + 12345u;
+         size_t at = 5 + (seed >> 4) % (n - 5);
+         seed = seed * 1103515245u + 12345u;
+         copy[at] ^= 1u << (seed % 32);
+      }
+      err[0] = '\0';
+      if (compile(copy, n, err, sizeof(err)) && !err[0])
+         test_fail(__FILE__, __LINE__, "%s iteration %d: error without a message", shader, iter);
+   }
+   free(copy);
+   free(words);
 }
 
 bool ctu_float_near(float got, float want, uint32_t ulps)

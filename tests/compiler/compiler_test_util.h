@@ -9,6 +9,7 @@
 
 #include "compiler.h"
 #include "compute_test_util.h"
+#include "ppu/texture.h"
 
 #define CTU_MAX_BINDINGS 16
 
@@ -21,6 +22,12 @@ struct ctu_binding {
    bool dynamic;                /* dynamic descriptor: dyn_offset is added */
    uint32_t dyn_offset;
    uint32_t element; /* array element of an arrayed binding (< 4) */
+   /* Image, sampler and texel-buffer descriptors (image set): the headers
+    * are written inline as driver/shader_abi.h says for kind. */
+   bool image;
+   enum drv_binding_kind kind;
+   struct ppu_texture_header tex;
+   struct ppu_sampler_header sampler;
 };
 
 struct ctu_dispatch {
@@ -48,6 +55,27 @@ uint64_t ctu_buffer(struct ctu *t, const void *data, uint32_t size);
 void ctu_read(struct ctu *t, uint64_t va, void *dst, uint32_t size);
 /* Adds a storage-buffer binding (set, binding) for va. */
 void ctu_bind(struct ctu_dispatch *d, uint32_t set, uint32_t binding, uint64_t va, uint32_t range);
+/* Adds an image, sampler, combined or texel-buffer descriptor (element of
+ * binding); tex or sampler may be NULL when the kind has none. */
+void ctu_bind_image(struct ctu_dispatch *d, uint32_t set, uint32_t binding, uint32_t element,
+                    enum drv_binding_kind kind, const struct ppu_texture_header *tex,
+                    const struct ppu_sampler_header *sampler);
+
+/* A texture header for an image of the given shape (block-linear with
+ * block height 1, or linear for texel buffers), all levels and layers in
+ * the view; memory is allocated and zeroed, address and layer_stride set. */
+struct ppu_texture_header ctu_image(struct ctu *t, enum ppu_tex_format format, enum ppu_tex_dim dim,
+                                    uint32_t width, uint32_t height, uint32_t depth,
+                                    uint32_t levels, uint32_t layers);
+/* Writes or reads one texel (format bytes) of a level and layer at x, y, z. */
+void ctu_texel_write(struct ctu *t, const struct ppu_texture_header *h, unsigned level,
+                     uint32_t layer, uint32_t x, uint32_t y, uint32_t z, const void *texel);
+void ctu_texel_read(struct ctu *t, const struct ppu_texture_header *h, unsigned level,
+                    uint32_t layer, uint32_t x, uint32_t y, uint32_t z, void *texel);
+/* A sampler header: filter for mag/min, mip filter, one address mode. */
+struct ppu_sampler_header ctu_sampler(enum ppu_tex_filter filter, enum ppu_tex_filter mip,
+                                      enum ppu_tex_address_mode address);
+
 /* Compiles, lays out and runs; false (after a test failure) on any error. */
 bool ctu_run(struct ctu *t, const struct ctu_dispatch *d);
 /* Compiles only; returns drv_compile_compute's result with its message. */
@@ -55,6 +83,13 @@ int ctu_compile_words(const uint32_t *words, size_t count, struct drv_shader_bin
                       size_t err_size);
 /* Reads a shader's SPIR-V words (malloc'd); NULL after a test failure. */
 uint32_t *ctu_load_spirv(const char *shader, size_t *word_count);
+
+/* Flips 3 random bits (from seed) of a shader's words, iterations times,
+ * and compiles each copy with compile: either result is fine, but an error
+ * must come with a message (and nothing may crash: ASan runs these). */
+typedef int (*ctu_compile_fn)(const uint32_t *words, size_t count, char *err, size_t err_size);
+void ctu_check_corruptions(const char *shader, uint32_t seed, int iterations,
+                           ctu_compile_fn compile);
 
 /* Float comparison within ulps units in the last place. */
 bool ctu_float_near(float got, float want, uint32_t ulps);

@@ -337,7 +337,7 @@ TEST_CASE(copy_engine_rejects_bad_operations_with_a_fault)
        &t, &pb,
        &(struct copy_fault_case){"read-only", PPU_FAULT_MMU_WRITE_PROTECT, PPU_COPY_LAUNCH});
    hwt_pb_reset(&pb);
-   hwt_pb_immd(&pb, PPU_SUBCH_COPY, PPU_COPY_LAUNCH, 9);
+   hwt_pb_immd(&pb, PPU_SUBCH_COPY, PPU_COPY_LAUNCH, PPU_COPY_OP_BLIT + 1);
    expect_copy_fault(
        &t, &pb,
        &(struct copy_fault_case){"unknown-op", PPU_FAULT_BAD_METHOD_DATA, PPU_COPY_LAUNCH});

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "png_gray.h"
+#include "png_write.h"
 #include "rt_model.h"
 
 #define MAX_SCENES 16

@@ -234,6 +234,43 @@ TEST_CASE(missing_function_end_is_rejected)
    EXPECT_ERROR(b.words, b.count, "(OpFunction): function %3 is not ended with OpFunctionEnd");
 }
 
+/* Image instructions whose operands are not images (%6 is a uint). */
+static void add_fetch_of_a_constant(struct spirv_builder *b)
+{
+   SPIRV_INST(b, SPIRV_OP_ImageFetch, 5, 10, 6, 6);
+}
+
+static void add_size_query_of_a_constant(struct spirv_builder *b)
+{
+   SPIRV_INST(b, SPIRV_OP_ImageQuerySizeLod, 5, 10, 6, 6);
+}
+
+static void add_write_to_a_constant(struct spirv_builder *b)
+{
+   SPIRV_INST(b, SPIRV_OP_ImageWrite, 6, 6, 6);
+}
+
+static void add_sampled_image_of_constants(struct spirv_builder *b)
+{
+   SPIRV_INST(b, SPIRV_OP_SampledImage, 5, 10, 6, 6);
+}
+
+TEST_CASE(malformed_image_instructions_are_rejected)
+{
+   struct spirv_builder b;
+   spirv_build_minimal_compute(&b, add_fetch_of_a_constant);
+   EXPECT_ERROR(b.words, b.count,
+                "(OpImageFetch): result type %5 is not a vector of 4 32-bit integers or floats");
+   spirv_build_minimal_compute(&b, add_size_query_of_a_constant);
+   EXPECT_ERROR(b.words, b.count,
+                "(OpImageQuerySizeLod): operand 1 (%6) has type %5, which is not an OpTypeImage");
+   spirv_build_minimal_compute(&b, add_write_to_a_constant);
+   EXPECT_ERROR(b.words, b.count,
+                "(OpImageWrite): operand 1 (%6) has type %5, which is not an OpTypeImage");
+   spirv_build_minimal_compute(&b, add_sampled_image_of_constants);
+   EXPECT_ERROR(b.words, b.count, "(OpSampledImage): result type %5 is not an OpTypeSampledImage");
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);

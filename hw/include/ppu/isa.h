@@ -240,6 +240,7 @@ enum ppu_texdim {
    PPU_TEXDIM_1DA, /* arrays: the layer follows the coordinates */
    PPU_TEXDIM_2DA,
    PPU_TEXDIM_CUBEA,
+   PPU_TEXDIM_BUFFER, /* texel buffers: TLD, TXQ and the SU instructions only */
    PPU_TEXDIM_COUNT,
 };
 

@@ -136,6 +136,12 @@ enum ppu_sem_operation {
  *           texel or block; EXTENT in source texels)
  *   CLEAR_IMAGE  CLEAR_VALUE encoded in DST_HEADER's format over levels
  *           DST_LEVEL .. + LEVEL_COUNT, layers DST_LAYER .. + LAYER_COUNT
+ *   BLIT    the 2D engine's scaled copy, Vulkan's vkCmdBlitImage: the box
+ *           SRC_X0..X1 x Y0..Y1 x Z0..Z1 of SRC_HEADER's level SRC_LEVEL
+ *           scaled onto the box DST_X0..X1 ... of DST_HEADER's DST_LEVEL
+ *           (reversed corners mirror), FILTER nearest or linear, clamp to
+ *           the source level's edge, converted through the texel codec;
+ *           layers SRC_LAYER/DST_LAYER .. + LAYER_COUNT (1 for 3D images)
  * ------------------------------------------------------------------------- */
 enum ppu_copy_method {
    PPU_COPY_SRC_ADDR_LO = 0x000,
@@ -177,7 +183,22 @@ enum ppu_copy_method {
    PPU_COPY_CLEAR_VALUE_1 = 0x037, /* color G, or stencil */
    PPU_COPY_CLEAR_VALUE_2 = 0x038, /* color B */
    PPU_COPY_CLEAR_VALUE_3 = 0x039, /* color A */
-   PPU_COPY_METHOD_END = 0x040,
+   /* BLIT (0x040 ..): two corners of each region, signed texels; a pair
+    * given in reverse order mirrors that axis. */
+   PPU_COPY_SRC_X0 = 0x040,
+   PPU_COPY_SRC_Y0 = 0x041,
+   PPU_COPY_SRC_Z0 = 0x042,
+   PPU_COPY_SRC_X1 = 0x043,
+   PPU_COPY_SRC_Y1 = 0x044,
+   PPU_COPY_SRC_Z1 = 0x045,
+   PPU_COPY_DST_X0 = 0x046,
+   PPU_COPY_DST_Y0 = 0x047,
+   PPU_COPY_DST_Z0 = 0x048,
+   PPU_COPY_DST_X1 = 0x049,
+   PPU_COPY_DST_Y1 = 0x04a,
+   PPU_COPY_DST_Z1 = 0x04b,
+   PPU_COPY_FILTER = 0x04c, /* enum ppu_copy_filter */
+   PPU_COPY_METHOD_END = 0x050,
 };
 
 enum ppu_copy_operation {
@@ -189,6 +210,13 @@ enum ppu_copy_operation {
    PPU_COPY_OP_IMAGE_TO_BUFFER = 6,
    PPU_COPY_OP_IMAGE_TO_IMAGE = 7,
    PPU_COPY_OP_CLEAR_IMAGE = 8,
+   PPU_COPY_OP_BLIT = 9,
+};
+
+/* FILTER of a BLIT: how a source texel is read at the scaled coordinate. */
+enum ppu_copy_filter {
+   PPU_COPY_FILTER_NEAREST = 0,
+   PPU_COPY_FILTER_LINEAR = 1,
 };
 
 /* ASPECT bits, for depth/stencil formats (must be 0 for color formats).

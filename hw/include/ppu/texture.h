@@ -37,6 +37,7 @@
 #define PPU_TEX_MAX_BLOCK_HEIGHT_LOG2 5u /* 32 GOBs */
 #define PPU_TEX_MAX_LEVELS 15u           /* 16384 texels */
 #define PPU_TEX_MAX_EXTENT 16384u
+#define PPU_TEX_MAX_BUFFER_ELEMENTS (1u << 27) /* dim BUFFER width (maxTexelBufferElements) */
 
 /* Texel formats. Each has a fixed size in bytes per texel (or per 4x4
  * block for BC formats), a numeric class, and a component layout; the
@@ -125,7 +126,8 @@ enum ppu_tex_dim {
    PPU_TEX_DIM_1D = 0,
    PPU_TEX_DIM_2D = 1,
    PPU_TEX_DIM_3D = 2,
-   PPU_TEX_DIM_CUBE = 3, /* 2D layers in groups of 6: +X -X +Y -Y +Z -Z */
+   PPU_TEX_DIM_CUBE = 3,   /* 2D layers in groups of 6: +X -X +Y -Y +Z -Z */
+   PPU_TEX_DIM_BUFFER = 4, /* texel buffer: linear, width texels (up to 2^27), no levels/layers */
 };
 
 enum ppu_tex_layout {

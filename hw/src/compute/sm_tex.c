@@ -167,7 +167,8 @@ static enum ppu_exec_result exec_texture(struct ppu_exec *x)
 }
 
 /* TXQ: sizes in the order of Vulkan's OpImageQuerySizeLod (width, then
- * height or layers, then depth, layers or cubes), level counts, samples. */
+ * height or layers, then depth, layers or cubes; a texel buffer's element
+ * count), level counts, samples. */
 static enum ppu_exec_result exec_txq(struct ppu_exec *x)
 {
    const struct ppu_insn_fields *f = x->f;
@@ -184,6 +185,10 @@ static enum ppu_exec_result exec_txq(struct ppu_exec *x)
          r[0] = h.level_count;
       } else if (f->subop == PPU_TXQ_SAMPLES) {
          r[0] = 1u << h.samples_log2;
+      } else if (f->mode == PPU_TEXDIM_BUFFER) {
+         /* OpImageQuerySize of a texel buffer: its element count; a buffer
+          * has no levels, so the level word is not read. */
+         r[0] = h.width;
       } else if (level[l] < h.level_count) {
          unsigned lv = h.base_level + level[l];
          uint32_t w = ppu_tex_level_extent(h.width, lv), ht = ppu_tex_level_extent(h.height, lv);

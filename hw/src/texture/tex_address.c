@@ -30,10 +30,11 @@ static bool dim_is_cube(unsigned d)
    return d == PPU_TEXDIM_CUBE || d == PPU_TEXDIM_CUBEA;
 }
 
-/* Spatial coordinates: 1 (1D), 2 (2D), 3 (3D, and a cube's direction). */
+/* Spatial coordinates: 1 (1D, a texel buffer's element index), 2 (2D), 3
+ * (3D, and a cube's direction). */
 static unsigned spatial(unsigned d)
 {
-   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 1, 2, 3};
+   static const uint8_t n[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 1, 2, 3, 1};
    return d < PPU_TEXDIM_COUNT ? n[d] : 1;
 }
 
@@ -405,14 +406,16 @@ static bool int_texel(const struct ppu_texture_header *h, unsigned texdim, const
 static void fetch_lane(const struct ppu_tex_instr *in, const uint32_t *w,
                        struct ppu_tex_lane_footprint *lf)
 {
-   /* x [y [z]] [layer]; cubes address their faces as layers (x, y, face). */
-   static const uint8_t words[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 3};
+   /* x [y [z]] [layer]; cubes address their faces as layers (x, y, face);
+    * then the level, except for a texel buffer (element index only). */
+   static const uint8_t words[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 3, 1};
    unsigned n = words[in->texdim % PPU_TEXDIM_COUNT];
    int32_t c[3] = {(int32_t)w[0], n > 1 ? (int32_t)w[1] : 0, n > 2 ? (int32_t)w[2] : 0};
+   int32_t lv = in->texdim == PPU_TEXDIM_BUFFER ? 0 : (int32_t)w[n];
    unsigned level;
    uint32_t layer;
    int32_t t[3];
-   if (!int_texel(lf->tex, in->texdim, c, (int32_t)w[n], in->offset, &level, &layer, t)) {
+   if (!int_texel(lf->tex, in->texdim, c, lv, in->offset, &level, &layer, t)) {
       lf->zero = true;
       return;
    }

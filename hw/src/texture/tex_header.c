@@ -22,11 +22,34 @@ static unsigned full_chain(uint32_t extent)
    return n;
 }
 
+/* A texel buffer view (Vulkan VkBufferView): elements at address + i *
+ * texel bytes, one linear row. Its shape fields must say exactly that, so
+ * the image paths that read them (layout functions, int_texel) place
+ * element i there; row_pitch and layer_stride are never used. */
+static const char *buffer_check(const struct ppu_texture_header *h)
+{
+   if (h->layout != PPU_TEX_LAYOUT_LINEAR)
+      return "texel buffer not linear";
+   if (ppu_tex_format_is_compressed(h->format))
+      return "texel buffer of a block-compressed format";
+   if (h->width < 1 || h->width > PPU_TEX_MAX_BUFFER_ELEMENTS)
+      return "texel buffer width 0 or beyond 2^27 elements";
+   if (h->height != 1 || h->depth != 1)
+      return "texel buffer with height or depth > 1";
+   if (h->image_levels != 1 || h->base_level != 0 || h->level_count != 1)
+      return "texel buffer with levels";
+   if (h->base_layer != 0 || h->layer_count != 1 || (h->flags & PPU_TEX_FLAG_ARRAY))
+      return "texel buffer with layers";
+   if (h->address % ppu_tex_format_bytes(h->format))
+      return "texel buffer address not aligned to the texel size";
+   return NULL;
+}
+
 const char *ppu_tex_header_check(const struct ppu_texture_header *h)
 {
    if (h->format == PPU_TEX_FORMAT_INVALID || h->format >= PPU_TEX_FORMAT_COUNT)
       return "format out of range";
-   if (h->dim > PPU_TEX_DIM_CUBE)
+   if (h->dim > PPU_TEX_DIM_BUFFER)
       return "dim out of range";
    if (h->layout > PPU_TEX_LAYOUT_BLOCK_LINEAR)
       return "layout out of range";
@@ -39,6 +62,12 @@ const char *ppu_tex_header_check(const struct ppu_texture_header *h)
       return "stencil aspect of a format without stencil";
    if (h->block_height_log2 > PPU_TEX_MAX_BLOCK_HEIGHT_LOG2)
       return "block height beyond 32 GOBs";
+   if (h->samples_log2 != 0)
+      return "multisampled views are not supported";
+   if (!(h->min_lod_clamp >= 0.0f) || !isfinite(h->min_lod_clamp))
+      return "min_lod_clamp negative or not finite";
+   if (h->dim == PPU_TEX_DIM_BUFFER)
+      return buffer_check(h);
    /* Extents bound every loop and keep offsets far from 64-bit overflow. */
    if (h->width < 1 || h->width > PPU_TEX_MAX_EXTENT || h->height < 1 ||
        h->height > PPU_TEX_MAX_EXTENT || h->depth < 1 || h->depth > PPU_TEX_MAX_EXTENT)
@@ -57,16 +86,12 @@ const char *ppu_tex_header_check(const struct ppu_texture_header *h)
       return "image_levels 0 or beyond the full mip chain";
    if (h->level_count < 1 || h->base_level + h->level_count > h->image_levels)
       return "view levels outside the image";
-   if (h->samples_log2 != 0)
-      return "multisampled views are not supported";
    if (h->layer_count < 1 || (uint64_t)h->base_layer + h->layer_count > 65536)
       return "layer_count 0 or layers beyond 65536";
    if (h->dim == PPU_TEX_DIM_3D && (h->base_layer != 0 || h->layer_count != 1))
       return "3D view with layers";
    if (h->dim == PPU_TEX_DIM_CUBE && h->layer_count % 6)
       return "cube view layer count not a multiple of 6";
-   if (!(h->min_lod_clamp >= 0.0f) || !isfinite(h->min_lod_clamp))
-      return "min_lod_clamp negative or not finite";
    /* Aligned texels never straddle a page, and image atomics are aligned. */
    uint32_t bytes = ppu_tex_format_bytes(h->format);
    if (h->address % bytes || h->layer_stride % bytes)
@@ -102,8 +127,8 @@ const char *ppu_tex_sampler_check(const struct ppu_sampler_header *s)
 const char *ppu_tex_header_matches_dim(const struct ppu_texture_header *h, unsigned texdim)
 {
    static const uint8_t dim_of[PPU_TEXDIM_COUNT] = {
-       PPU_TEX_DIM_1D, PPU_TEX_DIM_2D, PPU_TEX_DIM_3D,  PPU_TEX_DIM_CUBE,
-       PPU_TEX_DIM_1D, PPU_TEX_DIM_2D, PPU_TEX_DIM_CUBE};
+       PPU_TEX_DIM_1D, PPU_TEX_DIM_2D, PPU_TEX_DIM_3D,   PPU_TEX_DIM_CUBE,
+       PPU_TEX_DIM_1D, PPU_TEX_DIM_2D, PPU_TEX_DIM_CUBE, PPU_TEX_DIM_BUFFER};
    bool array = texdim == PPU_TEXDIM_1DA || texdim == PPU_TEXDIM_2DA || texdim == PPU_TEXDIM_CUBEA;
    if (texdim >= PPU_TEXDIM_COUNT || h->dim != dim_of[texdim] ||
        array != ((h->flags & PPU_TEX_FLAG_ARRAY) != 0))

@@ -1,11 +1,11 @@
-#include "png_gray.h"
+#include "png_write.h"
 
 #include <errno.h>
 #include <png.h>
 #include <stdio.h>
 #include <string.h>
 
-struct png_gray_error {
+struct png_write_error {
    const char *path;
    char message[256];
 };
@@ -14,7 +14,7 @@ struct png_gray_error {
  * report instead. */
 static void on_png_error(png_structp png, png_const_charp message)
 {
-   struct png_gray_error *e = png_get_error_ptr(png);
+   struct png_write_error *e = png_get_error_ptr(png);
    snprintf(e->message, sizeof(e->message), "%s", message);
    png_longjmp(png, 1);
 }
@@ -22,10 +22,12 @@ static void on_png_error(png_structp png, png_const_charp message)
 static void on_png_warning(png_structp png, png_const_charp message)
 {
    (void)png;
-   (void)message; /* none matter for writing a plain gray image */
+   (void)message; /* none matter for writing a plain 8-bit image */
 }
 
-bool png_gray_write(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height)
+/* color_type: PNG_COLOR_TYPE_GRAY (1 byte a pixel) or _RGBA (4). */
+static bool write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+                      int color_type, uint32_t bytes_per_pixel)
 {
    if (width == 0 || height == 0) {
       fprintf(stderr, "%s: cannot write an empty (%ux%u) image\n", path, width, height);
@@ -36,7 +38,7 @@ bool png_gray_write(const char *path, const uint8_t *pixels, uint32_t width, uin
       perror(path);
       return false;
    }
-   struct png_gray_error e = {path, "out of memory"};
+   struct png_write_error e = {path, "out of memory"};
    png_structp png =
        png_create_write_struct(PNG_LIBPNG_VER_STRING, &e, on_png_error, on_png_warning);
    png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -46,11 +48,11 @@ bool png_gray_write(const char *path, const uint8_t *pixels, uint32_t width, uin
    if (setjmp(png_jmpbuf(png)))
       goto done;
    png_init_io(png, f);
-   png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+   png_set_IHDR(png, info, width, height, 8, color_type, PNG_INTERLACE_NONE,
                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
    png_write_info(png, info);
    for (uint32_t y = 0; y < height; y++)
-      png_write_row(png, pixels + (size_t)y * width);
+      png_write_row(png, pixels + (size_t)y * width * bytes_per_pixel);
    png_write_end(png, NULL);
    ok = true;
 done:
@@ -62,4 +64,14 @@ done:
    if (!ok)
       fprintf(stderr, "%s: writing PNG failed: %s\n", path, e.message);
    return ok;
+}
+
+bool png_gray_write(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height)
+{
+   return write_png(path, pixels, width, height, PNG_COLOR_TYPE_GRAY, 1);
+}
+
+bool png_rgba_write(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height)
+{
+   return write_png(path, pixels, width, height, PNG_COLOR_TYPE_RGBA, 4);
 }

@@ -1,0 +1,120 @@
+/* VkSampler: the sampler header a SAMPLER or COMBINED_IMAGE_SAMPLER
+ * descriptor holds (ppu/texture.h). Filters, address modes and compare ops
+ * are numbered alike in Vulkan and in the header; what the device does not
+ * report (anisotropy, cubic filtering, mirror-clamp-to-edge, custom border
+ * colors, min/max reduction, YCbCr conversion) is refused. */
+#include <math.h>
+
+#include "vkppu_image.h"
+
+/* The header reuses Vulkan's numbering of filters and address modes. */
+#define SAME_NUMBER(vk, ppu) _Static_assert((int)(vk) == (int)(ppu), #vk " is " #ppu)
+SAME_NUMBER(VK_FILTER_LINEAR, PPU_TEX_FILTER_LINEAR);
+SAME_NUMBER(VK_SAMPLER_MIPMAP_MODE_LINEAR, PPU_TEX_FILTER_LINEAR);
+SAME_NUMBER(VK_SAMPLER_ADDRESS_MODE_REPEAT, PPU_TEX_ADDRESS_REPEAT);
+SAME_NUMBER(VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, PPU_TEX_ADDRESS_MIRRORED_REPEAT);
+SAME_NUMBER(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
+SAME_NUMBER(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, PPU_TEX_ADDRESS_CLAMP_TO_BORDER);
+
+/* The six fixed VkBorderColor values: RGBA as float bits, or integers. */
+static void border_color(VkBorderColor c, struct ppu_sampler_header *h)
+{
+   const uint32_t one_f = 0x3f800000u; /* 1.0f */
+   bool is_int = c == VK_BORDER_COLOR_INT_TRANSPARENT_BLACK ||
+                 c == VK_BORDER_COLOR_INT_OPAQUE_BLACK || c == VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+   uint32_t one = is_int ? 1u : one_f;
+   bool white = c == VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE || c == VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+   bool opaque =
+       white || c == VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK || c == VK_BORDER_COLOR_INT_OPAQUE_BLACK;
+   for (unsigned i = 0; i < 3; i++)
+      h->border_color[i] = white ? one : 0;
+   h->border_color[3] = opaque ? one : 0;
+   if (is_int)
+      h->flags |= PPU_SAMPLER_FLAG_BORDER_INT;
+}
+
+static bool address_mode_supported(VkSamplerAddressMode m)
+{
+   /* MIRROR_CLAMP_TO_EDGE needs VK_KHR_sampler_mirror_clamp_to_edge (or
+    * Vulkan 1.2's samplerMirrorClampToEdge), not reported. */
+   return m <= VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+}
+
+/* NULL when the sampler is one vkppu can describe, else why not. */
+static const char *check_sampler(const VkSamplerCreateInfo *ci)
+{
+   if (vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO))
+      return "YCbCr conversion is not supported";
+   const VkSamplerReductionModeCreateInfo *reduction =
+       vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO);
+   if (reduction && reduction->reductionMode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE)
+      return "min/max reduction is not supported";
+   if (ci->flags)
+      return "sampler create flags are not supported";
+   if (ci->anisotropyEnable)
+      return "anisotropic filtering is not supported (samplerAnisotropy is not reported)";
+   if (ci->magFilter > VK_FILTER_LINEAR || ci->minFilter > VK_FILTER_LINEAR ||
+       ci->mipmapMode > VK_SAMPLER_MIPMAP_MODE_LINEAR)
+      return "only NEAREST and LINEAR filters exist (no cubic filtering)";
+   if (!address_mode_supported(ci->addressModeU) || !address_mode_supported(ci->addressModeV) ||
+       !address_mode_supported(ci->addressModeW))
+      return "address mode not supported (MIRROR_CLAMP_TO_EDGE needs an extension)";
+   if (ci->compareEnable && ci->compareOp > VK_COMPARE_OP_ALWAYS)
+      return "compare op out of range";
+   if (ci->borderColor > VK_BORDER_COLOR_INT_OPAQUE_WHITE)
+      return "custom border colors are not supported";
+   if (isnan(ci->mipLodBias) || isnan(ci->minLod) || isnan(ci->maxLod) || ci->minLod > ci->maxLod)
+      return "mipLodBias, minLod or maxLod NaN, or minLod > maxLod";
+   return NULL;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateSampler(VkDevice device,
+                                                   const VkSamplerCreateInfo *pCreateInfo,
+                                                   const VkAllocationCallbacks *pAllocator,
+                                                   VkSampler *pSampler)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   const VkSamplerCreateInfo *ci = pCreateInfo;
+   const char *why = check_sampler(ci);
+   if (why) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateSampler: %s", why);
+      return VK_ERROR_FEATURE_NOT_PRESENT;
+   }
+   struct vkppu_sampler *sampler =
+       vkppu_device_zalloc(dev, pAllocator, sizeof(*sampler), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!sampler)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   vkppu_object_init(&sampler->base, VK_OBJECT_TYPE_SAMPLER, dev);
+   struct ppu_sampler_header *h = &sampler->header;
+   h->mag_filter = (uint8_t)ci->magFilter;
+   h->min_filter = (uint8_t)ci->minFilter;
+   h->mip_filter = (uint8_t)ci->mipmapMode;
+   h->address_u = (uint8_t)ci->addressModeU;
+   h->address_v = (uint8_t)ci->addressModeV;
+   h->address_w = (uint8_t)ci->addressModeW;
+   if (ci->compareEnable) {
+      h->flags |= PPU_SAMPLER_FLAG_COMPARE;
+      h->compare_op = (uint8_t)ci->compareOp; /* the header uses VkCompareOp's numbers */
+   }
+   if (ci->unnormalizedCoordinates)
+      h->flags |= PPU_SAMPLER_FLAG_UNNORMALIZED;
+   h->lod_bias = ci->mipLodBias;
+   h->min_lod = ci->minLod;
+   h->max_lod = ci->maxLod;
+   h->max_anisotropy = 1.0f; /* off */
+   border_color(ci->borderColor, h);
+   *pSampler = vkppu_sampler_to_handle(sampler);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_DestroySampler(VkDevice device, VkSampler sampler,
+                                                const VkAllocationCallbacks *pAllocator)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VKPPU_FROM_HANDLE(vkppu_sampler, s, sampler);
+   if (!s)
+      return;
+   vkppu_object_finish(&s->base);
+   vkppu_device_free(dev, pAllocator, s);
+}

@@ -1,0 +1,111 @@
+/* VkRenderPass and VkFramebuffer: the core 1.0/1.1 render-pass objects.
+ *
+ * The device has no graphics engine yet, so these objects are only described,
+ * never executed: vkCmdBeginRenderPass and the draw commands are not
+ * implemented (docs/status.md, "Render passes"). They are still real objects
+ * because Vulkan 1.1 requires the multiview feature, which lives in render
+ * passes: creation copies and checks everything the application passed
+ * (attachments, subpasses with their references, dependencies, multiview
+ * view masks, view offsets and correlation masks), and a later graphics
+ * pipeline reads them from here.
+ *
+ * Each object is one allocation: the struct, then its arrays. No pointer the
+ * application passed is kept.
+ */
+#ifndef VKPPU_RENDER_PASS_H
+#define VKPPU_RENDER_PASS_H
+
+#include "vkppu_device.h"
+
+struct vkppu_image_view;
+
+/* VkAttachmentDescription(2) without sType/pNext. */
+struct vkppu_render_pass_attachment {
+   VkAttachmentDescriptionFlags flags;
+   VkFormat format;
+   VkSampleCountFlagBits samples;
+   VkAttachmentLoadOp load_op;
+   VkAttachmentStoreOp store_op;
+   VkAttachmentLoadOp stencil_load_op;
+   VkAttachmentStoreOp stencil_store_op;
+   VkImageLayout initial_layout;
+   VkImageLayout final_layout;
+};
+
+/* One attachment reference of a subpass. `attachment` is an index into the
+ * pass's attachments or VK_ATTACHMENT_UNUSED. `aspects` is what an input
+ * attachment reads: from VkAttachmentReference2::aspectMask, or
+ * VkRenderPassInputAttachmentAspectCreateInfo (1.1), else every aspect of
+ * the attachment's format (0 for UNUSED). */
+struct vkppu_subpass_reference {
+   uint32_t attachment;
+   VkImageLayout layout;
+   VkImageAspectFlags aspects;
+};
+
+struct vkppu_subpass {
+   VkSubpassDescriptionFlags flags;
+   VkPipelineBindPoint bind_point;
+   /* Multiview: the views this subpass renders; 0 when multiview is off
+    * (VkRenderPassMultiviewCreateInfo::pViewMasks, VkSubpassDescription2). */
+   uint32_t view_mask;
+   uint32_t input_count;
+   struct vkppu_subpass_reference *inputs;
+   uint32_t color_count;
+   struct vkppu_subpass_reference *colors;
+   struct vkppu_subpass_reference *resolves; /* color_count entries, or NULL */
+   bool has_depth_stencil;
+   struct vkppu_subpass_reference depth_stencil;
+   uint32_t preserve_count;
+   uint32_t *preserves;
+};
+
+/* VkSubpassDependency(2) with its multiview view offset. */
+struct vkppu_subpass_dependency {
+   uint32_t src_subpass; /* index or VK_SUBPASS_EXTERNAL */
+   uint32_t dst_subpass;
+   VkPipelineStageFlags src_stages;
+   VkPipelineStageFlags dst_stages;
+   VkAccessFlags src_access;
+   VkAccessFlags dst_access;
+   VkDependencyFlags flags;
+   int32_t view_offset; /* only with VK_DEPENDENCY_VIEW_LOCAL_BIT, else 0 */
+};
+
+struct vkppu_render_pass {
+   struct vkppu_object base;
+   bool multiview; /* every subpass has a non-zero view mask */
+   uint32_t attachment_count;
+   struct vkppu_render_pass_attachment *attachments;
+   uint32_t subpass_count;
+   struct vkppu_subpass *subpasses;
+   uint32_t dependency_count;
+   struct vkppu_subpass_dependency *dependencies;
+   /* Views that may be rendered concurrently (correlation masks). */
+   uint32_t correlation_mask_count;
+   uint32_t *correlation_masks;
+};
+VKPPU_DEFINE_HANDLE_CASTS(vkppu_render_pass, VkRenderPass)
+
+struct vkppu_framebuffer {
+   struct vkppu_object base;
+   VkFramebufferCreateFlags flags;
+   uint32_t width, height, layers;
+   uint32_t attachment_count;
+   struct vkppu_image_view **attachments; /* attachment_count entries */
+};
+VKPPU_DEFINE_HANDLE_CASTS(vkppu_framebuffer, VkFramebuffer)
+
+/* Limits the render-pass objects check and the device reports
+ * (VkPhysicalDeviceLimits, physical_device_properties.c). */
+#define VKPPU_MAX_COLOR_ATTACHMENTS 8u
+#define VKPPU_MAX_FRAMEBUFFER_SIZE 16384u /* width and height */
+#define VKPPU_MAX_FRAMEBUFFER_LAYERS 2048u
+
+/* The multiview limits (VkPhysicalDeviceMultiviewProperties). Six views is
+ * the spec's minimum for maxMultiviewViewCount (a cube's faces); the
+ * instance index bound is the spec's minimum, 2^27 - 1. */
+#define VKPPU_MAX_MULTIVIEW_VIEW_COUNT 6u
+#define VKPPU_MAX_MULTIVIEW_INSTANCE_INDEX ((1u << 27) - 1u)
+
+#endif

@@ -1,0 +1,507 @@
+/* Images read by compute shaders through the loader, validation on:
+ *
+ * - textureLod through every combination of filter (NEAREST, LINEAR), mipmap
+ *   mode (NEAREST, LINEAR), address mode (REPEAT, MIRRORED_REPEAT,
+ *   CLAMP_TO_EDGE, CLAMP_TO_BORDER with float border colours), LOD bias and
+ *   LOD clamps, against a reference written from the specification's
+ *   "Texel Filtering" and "Level-of-Detail Operation" sections, within the
+ *   precision the device reports (subTexelPrecisionBits,
+ *   mipmapPrecisionBits); points where NEAREST rounding is a tie are skipped.
+ * - storage images: imageAtomicAdd from 256 invocations, imageLoad /
+ *   imageStore round trip, imageSize.
+ *
+ * Runs on vkppu (api.image_sampling) and lavapipe (lvp.image_sampling): the
+ * second run checks the reference itself. */
+#include <math.h>
+#include <string.h>
+
+#include "compute_test_util.h"
+#include "image_test_util.h"
+
+#define TEX_W 8u
+#define TEX_H 4u
+#define TEX_LEVELS 4u /* 8x4, 4x2, 2x1, 1x1 */
+#define POINTS 256u
+
+struct texture_data {
+   uint8_t texels[TEX_LEVELS][TEX_W * TEX_H * 4];
+};
+
+static uint32_t level_w(uint32_t l)
+{
+   return TEX_W >> l ? TEX_W >> l : 1;
+}
+static uint32_t level_h(uint32_t l)
+{
+   return TEX_H >> l ? TEX_H >> l : 1;
+}
+
+struct sampler_case {
+   VkFilter filter;
+   VkSamplerMipmapMode mip;
+   VkSamplerAddressMode address;
+   VkBorderColor border;
+   float bias, min_lod, max_lod;
+};
+
+/* ---- reference ---------------------------------------------------------- */
+
+/* The texel index for integer coordinate i of a level `size` texels wide,
+ * or -1 for the border (Vulkan "Wrapping Operation"). */
+static int wrap_index(int i, int size, VkSamplerAddressMode mode)
+{
+   switch (mode) {
+   case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+      int m = i % size;
+      return m < 0 ? m + size : m;
+   }
+   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+      int t = i % (2 * size);
+      if (t < 0)
+         t += 2 * size;
+      t -= size;
+      int mirror = t >= 0 ? t : -(1 + t);
+      return size - 1 - mirror;
+   }
+   case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE:
+      return i < 0 ? 0 : i >= size ? size - 1 : i;
+   default: /* CLAMP_TO_BORDER */
+      return i < 0 || i >= size ? -1 : i;
+   }
+}
+
+static void border_rgba(VkBorderColor b, double out[4])
+{
+   double alpha = b == VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK ? 0.0 : 1.0;
+   double rgb = b == VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE ? 1.0 : 0.0;
+   out[0] = out[1] = out[2] = rgb;
+   out[3] = alpha;
+}
+
+static void texel(const struct texture_data *t, const struct sampler_case *s, uint32_t level, int i,
+                  int j, double out[4])
+{
+   int w = (int)level_w(level), h = (int)level_h(level);
+   int x = wrap_index(i, w, s->address), y = wrap_index(j, h, s->address);
+   if (x < 0 || y < 0) {
+      border_rgba(s->border, out);
+      return;
+   }
+   for (int c = 0; c < 4; c++)
+      out[c] = t->texels[level][((size_t)y * w + x) * 4 + c] / 255.0;
+}
+
+/* Distance of a NEAREST coordinate from a rounding tie, in texels. */
+static double tie_distance(double x)
+{
+   return fabs(x - floor(x) - 0.0) < fabs(x - floor(x) - 1.0) ? x - floor(x) : ceil(x) - x;
+}
+
+/* Filters one level; false when a NEAREST coordinate is within `margin`
+ * texels of a tie (the implementation may round either way). */
+static bool filter_level(const struct texture_data *t, const struct sampler_case *s, uint32_t level,
+                         VkFilter filter, double u, double v, double margin, double out[4])
+{
+   double x = u * level_w(level), y = v * level_h(level);
+   if (filter == VK_FILTER_NEAREST) {
+      if (tie_distance(x) < margin || tie_distance(y) < margin)
+         return false;
+      texel(t, s, level, (int)floor(x), (int)floor(y), out);
+      return true;
+   }
+   x -= 0.5;
+   y -= 0.5;
+   int i0 = (int)floor(x), j0 = (int)floor(y);
+   double a = x - i0, b = y - j0, t00[4], t10[4], t01[4], t11[4];
+   texel(t, s, level, i0, j0, t00);
+   texel(t, s, level, i0 + 1, j0, t10);
+   texel(t, s, level, i0, j0 + 1, t01);
+   texel(t, s, level, i0 + 1, j0 + 1, t11);
+   for (int c = 0; c < 4; c++)
+      out[c] =
+          (1 - a) * (1 - b) * t00[c] + a * (1 - b) * t10[c] + (1 - a) * b * t01[c] + a * b * t11[c];
+   return true;
+}
+
+/* textureLod(u, v, lod) with sampler s; false for points the test skips. */
+static bool reference_sample(const struct texture_data *t, const struct sampler_case *s, double u,
+                             double v, double lod, double out[4])
+{
+   const double margin = 1.0 / 64.0;
+   double lambda = lod + s->bias;
+   if (lambda > s->max_lod)
+      lambda = s->max_lod;
+   if (lambda < s->min_lod)
+      lambda = s->min_lod;
+   /* mag and min filters are equal in every case, so lambda <= 0 needs no
+    * special filter; level selection clamps to the view's levels. */
+   double q = TEX_LEVELS - 1;
+   if (s->mip == VK_SAMPLER_MIPMAP_MODE_NEAREST) {
+      double d = lambda <= 0.5 ? 0 : ceil(lambda + 0.5) - 1;
+      if (lambda > 0.5 && fabs(lambda + 0.5 - round(lambda + 0.5)) < margin)
+         return false;
+      if (d > q)
+         d = q;
+      return filter_level(t, s, (uint32_t)d, s->filter, u, v, margin, out);
+   }
+   double d = lambda < 0 ? 0 : lambda > q ? q : lambda;
+   uint32_t hi = (uint32_t)floor(d), lo = hi + 1 <= q ? hi + 1 : hi;
+   double delta = d - hi, a[4], b[4];
+   if (!filter_level(t, s, hi, s->filter, u, v, margin, a) ||
+       !filter_level(t, s, lo, s->filter, u, v, margin, b))
+      return false;
+   for (int c = 0; c < 4; c++)
+      out[c] = (1 - delta) * a[c] + delta * b[c];
+   return true;
+}
+
+/* ---- Vulkan side ---------------------------------------------------------- */
+
+/* Uploads every level of t and leaves the image SHADER_READ_ONLY_OPTIMAL. */
+static bool upload_texture(struct vkt_device *dev, const struct vkt_image *img,
+                           const struct texture_data *t)
+{
+   VkBufferImageCopy regions[TEX_LEVELS];
+   for (uint32_t l = 0; l < TEX_LEVELS; l++)
+      regions[l] = (VkBufferImageCopy){
+          .bufferOffset = (VkDeviceSize)l * sizeof(t->texels[0]),
+          .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1},
+          .imageExtent = {level_w(l), level_h(l), 1},
+      };
+   return vkt_image_upload(dev, img->image, t->texels, sizeof(t->texels), regions, TEX_LEVELS,
+                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+}
+
+static struct sampler_case cases[64];
+
+static uint32_t make_cases(void)
+{
+   static const VkSamplerAddressMode modes[] = {
+       VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+       VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER};
+   static const VkBorderColor borders[] = {VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+                                           VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK,
+                                           VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE};
+   uint32_t n = 0;
+   for (uint32_t f = 0; f < 2; f++) {
+      for (uint32_t m = 0; m < 2; m++) {
+         for (uint32_t a = 0; a < 4; a++) {
+            cases[n++] = (struct sampler_case){
+                .filter = f ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
+                .mip = m ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                .address = modes[a],
+                .border = borders[(f * 2 + m) % 3],
+                .max_lod = VK_LOD_CLAMP_NONE,
+            };
+         }
+      }
+   }
+   /* LOD bias and clamps, with linear filtering between levels. */
+   cases[n++] = (struct sampler_case){VK_FILTER_LINEAR,
+                                      VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                      VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                      0,
+                                      1.25f,
+                                      0.0f,
+                                      1000.0f};
+   cases[n++] = (struct sampler_case){VK_FILTER_LINEAR,
+                                      VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                      VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                      0,
+                                      -0.75f,
+                                      0.0f,
+                                      1000.0f};
+   cases[n++] = (struct sampler_case){VK_FILTER_LINEAR,
+                                      VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                      0,
+                                      0.0f,
+                                      0.8f,
+                                      1.6f};
+   cases[n++] = (struct sampler_case){VK_FILTER_NEAREST,
+                                      VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                      0,
+                                      0.0f,
+                                      1.2f,
+                                      2.2f};
+   return n;
+}
+
+TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   VkFormatProperties fp;
+   vkGetPhysicalDeviceFormatProperties(ctx.physical_device, VK_FORMAT_R8G8B8A8_UNORM, &fp);
+   VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                               VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                               VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+   CHECK((fp.optimalTilingFeatures & need) == need); /* required by the spec */
+
+   struct texture_data t;
+   vkt_fill_random(t.texels, sizeof(t.texels), 0x5eed);
+   struct vkt_image img;
+   REQUIRE(vkt_image_create_2d(&dev, VK_FORMAT_R8G8B8A8_UNORM, TEX_W, TEX_H, TEX_LEVELS,
+                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &img));
+   REQUIRE(upload_texture(&dev, &img, &t));
+
+   uint32_t ncases = make_cases();
+   struct vkt_buffer coords, results;
+   VKT_REQUIRE(vkt_buffer_create(&dev, POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 VKT_MEMORY_HOST, &coords));
+   VKT_REQUIRE(vkt_buffer_create(&dev, (VkDeviceSize)ncases * POINTS * 16,
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &results));
+   float *xy = coords.map;
+   uint64_t seed = 77;
+   static const float lods[] = {-0.7f, 0.3f, 0.8f, 1.2f, 1.8f, 2.3f, 2.9f, 3.6f, 6.0f};
+   for (uint32_t i = 0; i < POINTS; i++) {
+      xy[4 * i + 0] = -1.5f + 4.0f * (float)(vkt_rand_next(&seed) % 4096) / 4096.0f;
+      xy[4 * i + 1] = -1.5f + 4.0f * (float)(vkt_rand_next(&seed) % 4096) / 4096.0f;
+      xy[4 * i + 2] = lods[i % (sizeof(lods) / sizeof(lods[0]))];
+      xy[4 * i + 3] = 0.0f;
+   }
+
+   VkDescriptorSetLayoutBinding b[3] = {
+       {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   VkDescriptorSetLayout set_layout = ctu_set_layout(&dev, b, 3);
+   VkPipelineLayout layout = ctu_pipeline_layout(&dev, &set_layout, 1, 4);
+   VkShaderModule mod = ctu_shader_module(&dev, "image_sample_lod");
+   VkPipeline pipeline = VK_NULL_HANDLE;
+   VKT_REQUIRE(ctu_compute_pipeline(&dev, VK_NULL_HANDLE, mod, layout, NULL, &pipeline));
+   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ncases},
+                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * ncases}};
+   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                     .maxSets = ncases,
+                                     .poolSizeCount = 2,
+                                     .pPoolSizes = sizes};
+   VkDescriptorPool pool;
+   VKT_REQUIRE(vkCreateDescriptorPool(dev.device, &pci, NULL, &pool));
+   VkSampler samplers[64];
+   VkDescriptorSet sets[64];
+   for (uint32_t k = 0; k < ncases; k++) {
+      const struct sampler_case *s = &cases[k];
+      VkSamplerCreateInfo sci = {
+          .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+          .magFilter = s->filter,
+          .minFilter = s->filter,
+          .mipmapMode = s->mip,
+          .addressModeU = s->address,
+          .addressModeV = s->address,
+          .addressModeW = s->address,
+          .mipLodBias = s->bias,
+          .minLod = s->min_lod,
+          .maxLod = s->max_lod,
+          .borderColor = s->border,
+      };
+      VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
+      VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = pool,
+                                        .descriptorSetCount = 1,
+                                        .pSetLayouts = &set_layout};
+      VKT_REQUIRE(vkAllocateDescriptorSets(dev.device, &ai, &sets[k]));
+      VkDescriptorImageInfo ii = {samplers[k], img.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                .dstSet = sets[k],
+                                .dstBinding = 0,
+                                .descriptorCount = 1,
+                                .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                .pImageInfo = &ii};
+      vkUpdateDescriptorSets(dev.device, 1, &w, 0, NULL);
+      ctu_write_buffer(&dev, sets[k], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords.buffer, 0,
+                       VK_WHOLE_SIZE);
+      ctu_write_buffer(&dev, sets[k], 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results.buffer,
+                       (VkDeviceSize)k * POINTS * 16, POINTS * 16);
+   }
+   VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+   uint32_t count = POINTS;
+   vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
+   for (uint32_t k = 0; k < ncases; k++) {
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &sets[k], 0, NULL);
+      vkCmdDispatch(cmd, POINTS / 64, 1, 1);
+   }
+   ctu_compute_to_host_barrier(cmd);
+   VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+
+   /* Weights carry subTexelPrecisionBits in each direction and
+    * mipmapPrecisionBits between levels; 8-bit texels add half an ulp. */
+   double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) +
+                ldexp(1.0, -(int)ctx.props.limits.mipmapPrecisionBits) + 1.0 / 255.0;
+   const float *got = results.map;
+   uint32_t checked = 0, skipped = 0, wrong = 0;
+   for (uint32_t k = 0; k < ncases; k++) {
+      for (uint32_t i = 0; i < POINTS; i++) {
+         double want[4];
+         if (!reference_sample(&t, &cases[k], xy[4 * i], xy[4 * i + 1], xy[4 * i + 2], want)) {
+            skipped++;
+            continue;
+         }
+         checked++;
+         const float *g = got + ((size_t)k * POINTS + i) * 4;
+         bool ok = true;
+         for (int c = 0; c < 4; c++)
+            ok = ok && fabs(g[c] - want[c]) <= tol;
+         if (!ok && wrong++ < 8)
+            test_fail(__FILE__, __LINE__,
+                      "case %u (filter %d mip %d address %d bias %.2f lod [%.1f, %.1f]) at "
+                      "(%.4f, %.4f, lod %.2f): got (%.4f %.4f %.4f %.4f), want (%.4f %.4f %.4f "
+                      "%.4f)",
+                      k, cases[k].filter, cases[k].mip, cases[k].address, cases[k].bias,
+                      cases[k].min_lod, cases[k].max_lod, xy[4 * i], xy[4 * i + 1], xy[4 * i + 2],
+                      g[0], g[1], g[2], g[3], want[0], want[1], want[2], want[3]);
+      }
+   }
+   printf("  %u samplers, %u points checked within %.4f, %u tie points skipped, %u wrong\n", ncases,
+          checked, tol, skipped, wrong);
+   CHECK(wrong == 0);
+   CHECK(checked > skipped * 4);
+
+   for (uint32_t k = 0; k < ncases; k++)
+      vkDestroySampler(dev.device, samplers[k], NULL);
+   vkDestroyDescriptorPool(dev.device, pool, NULL);
+   vkDestroyPipeline(dev.device, pipeline, NULL);
+   vkDestroyShaderModule(dev.device, mod, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
+   vkt_buffer_destroy(&dev, &coords);
+   vkt_buffer_destroy(&dev, &results);
+   vkt_image_destroy(&dev, &img);
+   vkt_teardown(&ctx, &dev);
+}
+
+TEST_CASE(storage_images_load_store_and_atomics)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   const uint32_t w = 13, h = 7;
+   struct vkt_image counters, src, dst;
+   REQUIRE(vkt_image_create_2d(&dev, VK_FORMAT_R32_UINT, 2, 2, 1,
+                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                               &counters));
+   REQUIRE(vkt_image_create_2d(&dev, VK_FORMAT_R8G8B8A8_UNORM, w, h, 1,
+                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &src));
+   REQUIRE(vkt_image_create_2d(&dev, VK_FORMAT_R8G8B8A8_UNORM, w, h, 1,
+                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &dst));
+   struct vkt_buffer staging, sizes;
+   VKT_REQUIRE(vkt_buffer_create(&dev, 4096, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST, &staging));
+   VKT_REQUIRE(
+       vkt_buffer_create(&dev, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &sizes));
+   uint8_t pixels[13 * 7 * 4];
+   vkt_fill_random(pixels, sizeof(pixels), 4242);
+   memcpy(staging.map, pixels, sizeof(pixels));
+
+   VkDescriptorSetLayoutBinding b[4] = {
+       {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   VkDescriptorSetLayout set_layout = ctu_set_layout(&dev, b, 4);
+   VkPipelineLayout layout = ctu_pipeline_layout(&dev, &set_layout, 1, 0);
+   VkShaderModule mod = ctu_shader_module(&dev, "image_storage_ops");
+   VkPipeline pipeline = VK_NULL_HANDLE;
+   VKT_REQUIRE(ctu_compute_pipeline(&dev, VK_NULL_HANDLE, mod, layout, NULL, &pipeline));
+   VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 3},
+                                 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                     .maxSets = 1,
+                                     .poolSizeCount = 2,
+                                     .pPoolSizes = ps};
+   VkDescriptorPool pool;
+   VKT_REQUIRE(vkCreateDescriptorPool(dev.device, &pci, NULL, &pool));
+   VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                     .descriptorPool = pool,
+                                     .descriptorSetCount = 1,
+                                     .pSetLayouts = &set_layout};
+   VkDescriptorSet set;
+   VKT_REQUIRE(vkAllocateDescriptorSets(dev.device, &ai, &set));
+   VkDescriptorImageInfo ii[3] = {{VK_NULL_HANDLE, counters.view, VK_IMAGE_LAYOUT_GENERAL},
+                                  {VK_NULL_HANDLE, src.view, VK_IMAGE_LAYOUT_GENERAL},
+                                  {VK_NULL_HANDLE, dst.view, VK_IMAGE_LAYOUT_GENERAL}};
+   VkWriteDescriptorSet wr = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                              .dstSet = set,
+                              .dstBinding = 0,
+                              .descriptorCount = 3, /* runs through bindings 0, 1, 2 */
+                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                              .pImageInfo = ii};
+   vkUpdateDescriptorSets(dev.device, 1, &wr, 0, NULL);
+   ctu_write_buffer(&dev, set, 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sizes.buffer, 0,
+                    VK_WHOLE_SIZE);
+
+   VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+   VkImage all[3] = {counters.image, src.image, dst.image};
+   for (int i = 0; i < 3; i++)
+      vkt_cmd_image_barrier(cmd, all[i], VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
+                            VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+   VkClearColorValue seven = {.uint32 = {7, 0, 0, 0}};
+   VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+   vkCmdClearColorImage(cmd, counters.image, VK_IMAGE_LAYOUT_GENERAL, &seven, 1, &range);
+   VkBufferImageCopy up = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                           .imageExtent = {w, h, 1}};
+   vkCmdCopyBufferToImage(cmd, staging.buffer, src.image, VK_IMAGE_LAYOUT_GENERAL, 1, &up);
+   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        0, 1, &mb, 0, NULL, 0, NULL);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+   vkCmdDispatch(cmd, 1, 1, 1);
+   mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+   mb.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                        0, 1, &mb, 0, NULL, 0, NULL);
+   VkBufferImageCopy down = {.bufferOffset = 1024,
+                             .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                             .imageExtent = {w, h, 1}};
+   vkCmdCopyImageToBuffer(cmd, dst.image, VK_IMAGE_LAYOUT_GENERAL, staging.buffer, 1, &down);
+   VkBufferImageCopy cdown = {.bufferOffset = 2048,
+                              .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                              .imageExtent = {2, 2, 1}};
+   vkCmdCopyImageToBuffer(cmd, counters.image, VK_IMAGE_LAYOUT_GENERAL, staging.buffer, 1, &cdown);
+   vkt_cmd_transfer_to_host_barrier(cmd);
+   ctu_compute_to_host_barrier(cmd);
+   VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+
+   /* Invocation i adds i to texel (i & 1, (i >> 1) & 1) over 7. */
+   const uint32_t *c = (const uint32_t *)((const uint8_t *)staging.map + 2048);
+   for (uint32_t t = 0; t < 4; t++) {
+      uint32_t want = 7;
+      for (uint32_t i = 0; i < 256; i++)
+         want += (i & 3) == t ? i : 0;
+      CHECK_EQ_U64(c[t], want);
+   }
+   const uint8_t *out = (const uint8_t *)staging.map + 1024;
+   size_t bad = 0;
+   for (size_t i = 0; i < sizeof(pixels); i++)
+      bad += out[i] != 255 - pixels[i];
+   CHECK_EQ_U64(bad, 0);
+   const int32_t *sz = sizes.map;
+   CHECK(sz[0] == 2 && sz[1] == 2 && sz[2] == (int32_t)w && sz[3] == (int32_t)h);
+
+   vkDestroyDescriptorPool(dev.device, pool, NULL);
+   vkDestroyPipeline(dev.device, pipeline, NULL);
+   vkDestroyShaderModule(dev.device, mod, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
+   vkt_buffer_destroy(&dev, &staging);
+   vkt_buffer_destroy(&dev, &sizes);
+   vkt_image_destroy(&dev, &counters);
+   vkt_image_destroy(&dev, &src);
+   vkt_image_destroy(&dev, &dst);
+   vkt_teardown(&ctx, &dev);
+}
+
+int main(int argc, char **argv)
+{
+   return test_run_all(argc, argv);
+}
