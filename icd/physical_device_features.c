@@ -18,6 +18,7 @@
  * offsets and correlation masks (render_pass.c). 16-bit storage, variable
  * pointers, protected memory, Y'CbCr conversion and shader draw parameters
  * are VK_FALSE: none is implemented and tested through the API. */
+#include <stddef.h>
 #include <string.h>
 
 #include "vkppu_physical_device.h"
@@ -112,6 +113,50 @@ static size_t feature_struct_size(VkStructureType type)
    }
 }
 
+/* VK_EXT_descriptor_indexing (tests/api/test_descriptor_indexing.c).
+ * Descriptors are written straight into the memory the GPU reads when it
+ * executes and unwritten ones are zeros, so every binding may be updated
+ * after bind, while pending (unused elements) and be partially bound; the
+ * texture instructions and buffer accesses take per-lane descriptor
+ * addresses, so non-uniform indexing needs nothing more. Input attachments
+ * belong to fragment shaders, which the device does not have. Only the
+ * members from shaderInputAttachmentArrayDynamicIndexing on are written. */
+static void descriptor_indexing_features(VkPhysicalDeviceDescriptorIndexingFeatures *f)
+{
+   f->shaderInputAttachmentArrayDynamicIndexing = VK_FALSE;
+   f->shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
+   f->shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;
+   f->shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
+   f->shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
+   f->shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
+   f->shaderStorageImageArrayNonUniformIndexing = VK_TRUE;
+   f->shaderInputAttachmentArrayNonUniformIndexing = VK_FALSE;
+   f->shaderUniformTexelBufferArrayNonUniformIndexing = VK_TRUE;
+   f->shaderStorageTexelBufferArrayNonUniformIndexing = VK_TRUE;
+   f->descriptorBindingUniformBufferUpdateAfterBind = VK_TRUE;
+   f->descriptorBindingSampledImageUpdateAfterBind = VK_TRUE;
+   f->descriptorBindingStorageImageUpdateAfterBind = VK_TRUE;
+   f->descriptorBindingStorageBufferUpdateAfterBind = VK_TRUE;
+   f->descriptorBindingUniformTexelBufferUpdateAfterBind = VK_TRUE;
+   f->descriptorBindingStorageTexelBufferUpdateAfterBind = VK_TRUE;
+   f->descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
+   f->descriptorBindingPartiallyBound = VK_TRUE;
+   f->descriptorBindingVariableDescriptorCount = VK_TRUE;
+   f->runtimeDescriptorArray = VK_TRUE;
+}
+
+/* The Vulkan12Features span that repeats a promoted struct's members. */
+#define COPY_FEATURE_SPAN(dst, src, first, last)                                                   \
+   memcpy(&(dst)->first, &(src)->first,                                                            \
+          (size_t)((char *)&(dst)->last - (char *)&(dst)->first) + sizeof((dst)->last))
+_Static_assert(offsetof(VkPhysicalDeviceVulkan12Features, runtimeDescriptorArray) -
+                       offsetof(VkPhysicalDeviceVulkan12Features,
+                                shaderInputAttachmentArrayDynamicIndexing) ==
+                   offsetof(VkPhysicalDeviceDescriptorIndexingFeatures, runtimeDescriptorArray) -
+                       offsetof(VkPhysicalDeviceDescriptorIndexingFeatures,
+                                shaderInputAttachmentArrayDynamicIndexing),
+               "descriptor indexing features line up in VkPhysicalDeviceVulkan12Features");
+
 /* Sets the members of one chained struct that are VK_TRUE on this device. */
 static void set_supported_features(VkBaseOutStructure *s)
 {
@@ -126,6 +171,10 @@ static void set_supported_features(VkBaseOutStructure *s)
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
       VkPhysicalDeviceVulkan12Features *f = (void *)s;
+      VkPhysicalDeviceDescriptorIndexingFeatures di;
+      descriptor_indexing_features(&di);
+      f->descriptorIndexing = VK_TRUE;
+      COPY_FEATURE_SPAN(f, &di, shaderInputAttachmentArrayDynamicIndexing, runtimeDescriptorArray);
       f->hostQueryReset = VK_TRUE;
       f->timelineSemaphore = VK_TRUE;
       f->bufferDeviceAddress = VK_TRUE;
@@ -137,6 +186,9 @@ static void set_supported_features(VkBaseOutStructure *s)
       f->synchronization2 = VK_TRUE;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES:
+      descriptor_indexing_features((VkPhysicalDeviceDescriptorIndexingFeatures *)s);
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
       ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = VK_TRUE;
       break;

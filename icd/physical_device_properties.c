@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "vkppu_descriptor.h"
 #include "vkppu_physical_device.h"
 #include "vkppu_render_pass.h"
 
@@ -178,7 +179,8 @@ static void vulkan11_properties(const struct vkppu_physical_device *pd,
    p->protectedNoFault = VK_FALSE;
    /* The spec's minimum: a set this large is always supported
     * (vkGetDescriptorSetLayoutSupport answers for larger ones). */
-   p->maxPerSetDescriptors = 1024;
+   /* vkGetDescriptorSetLayoutSupport's bound (descriptor_set_layout.c). */
+   p->maxPerSetDescriptors = VKPPU_MAX_PER_SET_DESCRIPTORS;
    p->maxMemoryAllocationSize = VKPPU_MAX_ALLOCATION_SIZE;
 }
 
@@ -193,8 +195,38 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
    p->conformanceVersion = (VkConformanceVersion){0, 0, 0, 0};
    p->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
    p->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
-   /* Shader float controls, descriptor indexing, depth/stencil resolve and
-    * min/max filtering are not supported: all zero/false. */
+   /* Descriptor indexing (VK_EXT_descriptor_indexing): update-after-bind
+    * sets are ordinary sets (icd/vkppu_descriptor.h), so their limits are
+    * the per-set descriptor limit, except the dynamic buffers, whose
+    * offsets live in the 32-slot table of constant bank 0. Non-uniform
+    * indexing is native: every lane carries its own descriptor address. */
+   p->maxUpdateAfterBindDescriptorsInAllPools = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->shaderUniformBufferArrayNonUniformIndexingNative = VK_TRUE;
+   p->shaderSampledImageArrayNonUniformIndexingNative = VK_TRUE;
+   p->shaderStorageBufferArrayNonUniformIndexingNative = VK_TRUE;
+   p->shaderStorageImageArrayNonUniformIndexingNative = VK_TRUE;
+   p->shaderInputAttachmentArrayNonUniformIndexingNative = VK_FALSE;
+   p->robustBufferAccessUpdateAfterBind = VK_TRUE; /* bounds come from the descriptor at use */
+   p->quadDivergentImplicitLod = VK_FALSE;
+   p->maxPerStageDescriptorUpdateAfterBindSamplers = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxPerStageDescriptorUpdateAfterBindUniformBuffers = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxPerStageDescriptorUpdateAfterBindStorageBuffers = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxPerStageDescriptorUpdateAfterBindSampledImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxPerStageDescriptorUpdateAfterBindStorageImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxPerStageDescriptorUpdateAfterBindInputAttachments = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxPerStageUpdateAfterBindResources = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxDescriptorSetUpdateAfterBindSamplers = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxDescriptorSetUpdateAfterBindUniformBuffers = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxDescriptorSetUpdateAfterBindUniformBuffersDynamic =
+       vkppu_limits.maxDescriptorSetUniformBuffersDynamic;
+   p->maxDescriptorSetUpdateAfterBindStorageBuffers = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxDescriptorSetUpdateAfterBindStorageBuffersDynamic =
+       vkppu_limits.maxDescriptorSetStorageBuffersDynamic;
+   p->maxDescriptorSetUpdateAfterBindSampledImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxDescriptorSetUpdateAfterBindStorageImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   p->maxDescriptorSetUpdateAfterBindInputAttachments = VKPPU_MAX_PER_SET_DESCRIPTORS;
+   /* Shader float controls, depth/stencil resolve and min/max filtering
+    * are not supported: all zero/false. */
    p->supportedDepthResolveModes = VK_RESOLVE_MODE_NONE;
    p->supportedStencilResolveModes = VK_RESOLVE_MODE_NONE;
    /* Timeline values live in 64-bit semaphore memory the chip compares

@@ -71,6 +71,11 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_SampledImageArrayNonUniformIndexing,
     SPIRV_CAPABILITY_StorageBufferArrayNonUniformIndexing,
     SPIRV_CAPABILITY_StorageImageArrayNonUniformIndexing,
+    /* Arrays of texel buffers: per-lane header addresses like any image. */
+    SPIRV_CAPABILITY_UniformTexelBufferArrayDynamicIndexing,
+    SPIRV_CAPABILITY_StorageTexelBufferArrayDynamicIndexing,
+    SPIRV_CAPABILITY_UniformTexelBufferArrayNonUniformIndexing,
+    SPIRV_CAPABILITY_StorageTexelBufferArrayNonUniformIndexing,
 };
 
 static const char *const supported_extensions[] = {
