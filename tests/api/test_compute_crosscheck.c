@@ -61,27 +61,6 @@ static struct {
    struct xc_side sides[XC_SIDES];
 } xc;
 
-/* Fills the physical-device part of a context (what pick_physical_device in
- * vk_test_context.c does for the first device) for `pd`. */
-static bool xc_context_for(struct vkt_context *ctx, VkPhysicalDevice pd)
-{
-   ctx->physical_device = pd;
-   vkGetPhysicalDeviceProperties(pd, &ctx->props);
-   vkGetPhysicalDeviceMemoryProperties(pd, &ctx->memory);
-   ctx->family_count = VKT_MAX_FAMILIES;
-   vkGetPhysicalDeviceQueueFamilyProperties(pd, &ctx->family_count, ctx->families);
-   ctx->universal_family = VKT_NO_FAMILY;
-   ctx->transfer_family = VKT_NO_FAMILY;
-   for (uint32_t f = 0; f < ctx->family_count; f++) {
-      if ((ctx->families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
-          ctx->universal_family == VKT_NO_FAMILY)
-         ctx->universal_family = f;
-   }
-   ctx->is_vkppu = strcasestr(ctx->props.deviceName, "vkppu") != NULL;
-   ctx->is_lavapipe = strstr(ctx->props.deviceName, "llvmpipe") != NULL;
-   return ctx->universal_family != VKT_NO_FAMILY;
-}
-
 static bool xc_side_init(struct xc_side *s)
 {
    struct vkt_device_desc desc = {0};
@@ -167,38 +146,8 @@ static bool xc_setup(void)
    xc.tried = true;
    xc.sides[XC_PPU].label = "vkppu";
    xc.sides[XC_LVP].label = "llvmpipe";
-   if (!vkt_context_create(&xc.base))
+   if (!vkt_context_pair_create(&xc.base, &xc.sides[XC_PPU].ctx, &xc.sides[XC_LVP].ctx))
       return false;
-   VkPhysicalDevice pds[8];
-   uint32_t count = 8;
-   VkResult r = vkEnumeratePhysicalDevices(xc.base.instance, &count, pds);
-   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
-      test_fail(__FILE__, __LINE__, "vkEnumeratePhysicalDevices -> %s", vkt_result_name(r));
-      return false;
-   }
-   bool found[XC_SIDES] = {false, false};
-   for (uint32_t i = 0; i < count; i++) {
-      struct vkt_context probe = xc.base;
-      if (!xc_context_for(&probe, pds[i]))
-         continue;
-      int which = probe.is_vkppu ? XC_PPU : probe.is_lavapipe ? XC_LVP : -1;
-      if (which >= 0 && !found[which]) {
-         xc.sides[which].ctx = probe;
-         found[which] = true;
-      }
-   }
-   if (!found[XC_PPU]) {
-      test_fail(__FILE__, __LINE__, "no vkppu device among %u: is VK_ICD_FILENAMES right?", count);
-      return false;
-   }
-   if (!found[XC_LVP]) {
-      test_fail(__FILE__, __LINE__,
-                "no llvmpipe device among %u: the cross-check needs lavapipe "
-                "(/usr/share/vulkan/icd.d/lvp_icd.json; Debian: apt-get install "
-                "mesa-vulkan-drivers)",
-                count);
-      return false;
-   }
    for (int i = 0; i < XC_SIDES; i++) {
       if (!xc_side_init(&xc.sides[i]))
          return false;

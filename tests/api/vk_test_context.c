@@ -183,8 +183,16 @@ static bool pick_physical_device(struct vkt_context *ctx)
    }
    if (count > 1)
       fprintf(stderr, "  note: %u physical devices, testing the first\n", count);
-   ctx->physical_device = devices[0];
+   if (!vkt_context_use_device(ctx, devices[0])) {
+      test_fail(__FILE__, __LINE__, "no queue family with graphics and compute");
+      return false;
+   }
+   return true;
+}
 
+bool vkt_context_use_device(struct vkt_context *ctx, VkPhysicalDevice pd)
+{
+   ctx->physical_device = pd;
    vkGetPhysicalDeviceProperties(ctx->physical_device, &ctx->props);
    vkGetPhysicalDeviceMemoryProperties(ctx->physical_device, &ctx->memory);
    ctx->family_count = VKT_MAX_FAMILIES;
@@ -200,13 +208,45 @@ static bool pick_physical_device(struct vkt_context *ctx)
       if ((flags & VK_QUEUE_TRANSFER_BIT) && !(flags & gc) && ctx->transfer_family == VKT_NO_FAMILY)
          ctx->transfer_family = f;
    }
-   if (ctx->universal_family == VKT_NO_FAMILY) {
-      test_fail(__FILE__, __LINE__, "no queue family with graphics and compute");
-      return false;
-   }
    ctx->is_vkppu = strcasestr(ctx->props.deviceName, "vkppu") != NULL;
    ctx->is_lavapipe = strstr(ctx->props.deviceName, "llvmpipe") != NULL;
-   return true;
+   return ctx->universal_family != VKT_NO_FAMILY;
+}
+
+bool vkt_context_pair_create(struct vkt_context *base, struct vkt_context *ppu,
+                             struct vkt_context *lvp)
+{
+   if (!vkt_context_create(base))
+      return false;
+   VkPhysicalDevice pds[8];
+   uint32_t count = 8;
+   VkResult r = vkEnumeratePhysicalDevices(base->instance, &count, pds);
+   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+      test_fail(__FILE__, __LINE__, "vkEnumeratePhysicalDevices -> %s", vkt_result_name(r));
+      return false;
+   }
+   bool found_ppu = false, found_lvp = false;
+   for (uint32_t i = 0; i < count; i++) {
+      struct vkt_context probe = *base;
+      if (!vkt_context_use_device(&probe, pds[i]))
+         continue;
+      if (probe.is_vkppu && !found_ppu) {
+         *ppu = probe;
+         found_ppu = true;
+      } else if (probe.is_lavapipe && !found_lvp) {
+         *lvp = probe;
+         found_lvp = true;
+      }
+   }
+   if (!found_ppu)
+      test_fail(__FILE__, __LINE__, "no vkppu device among %u: is VK_ICD_FILENAMES right?", count);
+   else if (!found_lvp)
+      test_fail(__FILE__, __LINE__,
+                "no llvmpipe device among %u: the cross-check needs lavapipe "
+                "(/usr/share/vulkan/icd.d/lvp_icd.json; Debian: apt-get install "
+                "mesa-vulkan-drivers)",
+                count);
+   return found_ppu && found_lvp;
 }
 
 bool vkt_context_create(struct vkt_context *ctx)

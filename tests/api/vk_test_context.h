@@ -101,6 +101,17 @@ void vkt_context_destroy(struct vkt_context *ctx);
 
 bool vkt_has_device_extension(const struct vkt_context *ctx, const char *name);
 
+/* Points ctx (whose instance is set) at physical device pd: properties,
+ * memory, queue families (the universal family: graphics and compute).
+ * False when pd has no such family. */
+bool vkt_context_use_device(struct vkt_context *ctx, VkPhysicalDevice pd);
+/* For tests that compare two implementations in one instance
+ * (VK_ICD_FILENAMES lists both manifests): creates `base` (the instance and
+ * messenger; destroy it last) and fills `ppu` and `lvp`, copies of it for
+ * the vkppu and llvmpipe devices. Fails the case when either is missing. */
+bool vkt_context_pair_create(struct vkt_context *base, struct vkt_context *ppu,
+                             struct vkt_context *lvp);
+
 VkResult vkt_device_create(struct vkt_context *ctx, const struct vkt_device_desc *desc,
                            struct vkt_device *dev);
 /* Every standard extension and the features they bring (timeline semaphores,
