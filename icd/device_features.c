@@ -100,6 +100,11 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES),
     FEATURE(VkPhysicalDeviceDynamicRenderingFeatures, dynamicRendering,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES),
+    FEATURE(VkPhysicalDeviceAccelerationStructureFeaturesKHR,
+            descriptorBindingAccelerationStructureUpdateAfterBind,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR),
+    FEATURE(VkPhysicalDeviceRayQueryFeaturesKHR, rayQuery,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR),
 };
 #undef FEATURE
 

@@ -229,3 +229,31 @@ bool vkppu_formats_view_compatible(VkFormat a, VkFormat b)
                  (fb->hw - PPU_TEX_FORMAT_BC1_RGB_UNORM) / 2;
    return ppu_tex_format_bytes(fa->hw) == ppu_tex_format_bytes(fb->hw);
 }
+
+bool vkppu_formats_block_texel_compatible(VkFormat image, VkFormat view)
+{
+   const struct vkppu_format_info *fi = vkppu_format_info(image), *fv = vkppu_format_info(view);
+   return ppu_tex_format_is_compressed(fi->hw) && fv->hw != PPU_TEX_FORMAT_INVALID &&
+          fv->aspects == VK_IMAGE_ASPECT_COLOR_BIT && !ppu_tex_format_is_compressed(fv->hw) &&
+          ppu_tex_format_bytes(fv->hw) == ppu_tex_format_bytes(fi->hw);
+}
+
+/* The formats are few (the table ends at BC7_SRGB), so a walk over them is
+ * cheaper than a second table that could drift from the first. */
+VkFormatFeatureFlags vkppu_format_view_features(VkFormat format, VkImageCreateFlags flags,
+                                                bool linear)
+{
+   const struct vkppu_format_info *f = vkppu_format_info(format);
+   VkFormatFeatureFlags features = linear ? f->linear : f->optimal;
+   if (!(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+      return features;
+   bool block_texel = (flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) != 0;
+   for (unsigned v = 1; v < FORMAT_TABLE_SIZE; v++) {
+      if (vkppu_formats_view_compatible(format, (VkFormat)v) ||
+          (block_texel && vkppu_formats_block_texel_compatible(format, (VkFormat)v))) {
+         const struct vkppu_format_info *fv = vkppu_format_info((VkFormat)v);
+         features |= linear ? fv->linear : fv->optimal;
+      }
+   }
+   return features;
+}

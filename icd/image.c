@@ -74,8 +74,7 @@ static VkResult check_create_info(struct vkppu_device *dev, const VkImageCreateI
       return VK_ERROR_FEATURE_NOT_PRESENT;
    }
    if (ci->flags & ~VKPPU_IMAGE_CREATE_SUPPORTED_FLAGS) {
-      *why = "a create flag is not supported (sparse, protected, 2D_ARRAY_COMPATIBLE, "
-             "BLOCK_TEXEL_VIEW_COMPATIBLE, ...)";
+      *why = "a create flag is not supported (sparse, protected, split-instance, ...)";
       return VK_ERROR_FEATURE_NOT_PRESENT;
    }
    if (ci->samples != VK_SAMPLE_COUNT_1_BIT) {

@@ -13,8 +13,9 @@
  * bufferDeviceAddress (without capture/replay or multi-device) and
  * hostQueryReset. They reach this 1.1 device through VK_KHR_timeline_semaphore,
  * VK_KHR_synchronization2, VK_EXT_private_data, VK_KHR_buffer_device_address
- * and VK_EXT_host_query_reset. Of Vulkan 1.1's features, multiview (the one
- * 1.1 requires) is VK_TRUE: render passes store and check view masks, view
+ * and VK_EXT_host_query_reset. The acceleration-structure and ray-query
+ * features are VK_TRUE except capture/replay (set_supported_features). Of Vulkan 1.1's features,
+ * multiview (the one 1.1 requires) is VK_TRUE: render passes store and check view masks, view
  * offsets and correlation masks (render_pass.c). 16-bit storage, variable
  * pointers, protected memory, Y'CbCr conversion and shader draw parameters
  * are VK_FALSE: none is implemented and tested through the API. */
@@ -57,7 +58,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions
- * bring, which were promoted with the same sType). Each is sType, pNext and
+ * bring, which were promoted with the same sType), and those of the
+ * unpromoted extensions we list (acceleration structures, ray queries). Each is sType, pNext and
  * then only VkBool32 members, so "all false" is zeroing what follows pNext. */
 #define VKPPU_FEATURE_STRUCTS(X)                                                                   \
    X(VULKAN_1_1_FEATURES, VkPhysicalDeviceVulkan11Features)                                        \
@@ -97,7 +99,9 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(TEXTURE_COMPRESSION_ASTC_HDR_FEATURES, VkPhysicalDeviceTextureCompressionASTCHDRFeatures)     \
    X(DYNAMIC_RENDERING_FEATURES, VkPhysicalDeviceDynamicRenderingFeatures)                         \
    X(SHADER_INTEGER_DOT_PRODUCT_FEATURES, VkPhysicalDeviceShaderIntegerDotProductFeatures)         \
-   X(MAINTENANCE_4_FEATURES, VkPhysicalDeviceMaintenance4Features)
+   X(MAINTENANCE_4_FEATURES, VkPhysicalDeviceMaintenance4Features)                                 \
+   X(ACCELERATION_STRUCTURE_FEATURES_KHR, VkPhysicalDeviceAccelerationStructureFeaturesKHR)        \
+   X(RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR)
 
 /* Size of the feature struct with this sType, 0 if it is not one we know. */
 static size_t feature_struct_size(VkStructureType type)
@@ -205,6 +209,26 @@ static void set_supported_features(VkBaseOutStructure *s)
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
       ((VkPhysicalDeviceSynchronization2Features *)s)->synchronization2 = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR: {
+      /* docs/acceleration-structures.md; tests/api/test_ray_query.c. Host
+       * commands run the same operations as the device's host-assisted
+       * jobs; indirect builds read their ranges when the job runs. An
+       * acceleration-structure descriptor is written straight into the
+       * memory the GPU reads, like every other type, so it may be updated
+       * after bind (descriptor indexing requires this one). Capture/replay
+       * is not supported: structure addresses are the buffers', which are
+       * not replayable (bufferDeviceAddressCaptureReplay is VK_FALSE). */
+      VkPhysicalDeviceAccelerationStructureFeaturesKHR *f = (void *)s;
+      f->accelerationStructure = VK_TRUE;
+      f->accelerationStructureHostCommands = VK_TRUE;
+      f->accelerationStructureIndirectBuild = VK_TRUE;
+      f->descriptorBindingAccelerationStructureUpdateAfterBind = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR:
+      /* Every SPV_KHR_ray_query instruction, on the TTU (docs/ray-query.md). */
+      ((VkPhysicalDeviceRayQueryFeaturesKHR *)s)->rayQuery = VK_TRUE;
       break;
    default:
       break;

@@ -5,8 +5,22 @@
  * or imported, and sparse images are not supported. */
 #include <string.h>
 
+#include "vkppu_acceleration_structure.h"
 #include "vkppu_image.h"
 #include "vkppu_physical_device.h"
+
+/* Acceleration-structure builds read vertices on the host, not through the
+ * texture unit, so this feature is the builder's list of vertex formats
+ * (exactly those VK_KHR_acceleration_structure requires it for), not the
+ * format table's. The bit has the same value in VkFormatFeatureFlags2. */
+static VkFormatFeatureFlags as_vertex_feature(VkFormat format)
+{
+   /* No _Static_assert that the two are equal: the _2 bits are static
+    * const variables in C, not constant expressions (both are 1 << 29). */
+   return vkppu_as_vertex_format_size(format)
+              ? VK_FORMAT_FEATURE_ACCELERATION_STRUCTURE_VERTEX_BUFFER_BIT_KHR
+              : 0;
+}
 
 VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties(
     VkPhysicalDevice physicalDevice, VkFormat format, VkFormatProperties *pFormatProperties)
@@ -16,7 +30,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties(
    *pFormatProperties = (VkFormatProperties){
        .linearTilingFeatures = f->linear,
        .optimalTilingFeatures = f->optimal,
-       .bufferFeatures = f->buffer,
+       .bufferFeatures = f->buffer | as_vertex_feature(format),
    };
 }
 
@@ -31,7 +45,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties2(
          VkFormatProperties3 *p3 = (void *)s;
          p3->linearTilingFeatures = f->linear2;
          p3->optimalTilingFeatures = f->optimal2;
-         p3->bufferFeatures = f->buffer2;
+         p3->bufferFeatures = f->buffer2 | as_vertex_feature(format);
       }
    }
 }
@@ -90,14 +104,24 @@ const char *vkppu_image_format_support(const struct vkppu_physical_device *pd, V
    VkFormatFeatureFlags features = linear ? f->linear : f->optimal;
    if (features == 0)
       return "the format has no features in this tiling";
-   if (!usage_supported(usage, features))
-      return "a usage needs a format feature the format lacks (attachments: no graphics yet)";
    if (flags & ~VKPPU_IMAGE_CREATE_SUPPORTED_FLAGS)
-      return "a create flag is not supported (sparse, protected, 2D_ARRAY_COMPATIBLE, "
-             "BLOCK_TEXEL_VIEW_COMPATIBLE, ...)";
+      return "a create flag is not supported (sparse, protected, split-instance, ...)";
+   /* EXTENDED_USAGE: the usage may name what only a view format can do
+    * (storage of an sRGB or BC image through a compatible view). */
+   if (!usage_supported(usage, flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT
+                                   ? vkppu_format_view_features(format, flags, linear)
+                                   : features))
+      return "a usage needs a format feature the format lacks (attachments: no graphics yet)";
    bool cube = (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) != 0;
    if (cube && type != VK_IMAGE_TYPE_2D)
       return "CUBE_COMPATIBLE needs a 2D image";
+   if ((flags &
+        (VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT)) &&
+       type != VK_IMAGE_TYPE_3D)
+      return "2D_ARRAY_COMPATIBLE and 2D_VIEW_COMPATIBLE need a 3D image";
+   if ((flags & VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT) &&
+       (!ppu_tex_format_is_compressed(f->hw) || !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)))
+      return "BLOCK_TEXEL_VIEW_COMPATIBLE needs a block-compressed format and MUTABLE_FORMAT";
    /* Depth, stencil and BC images are 2D (incl. arrays and cubes): what
     * applications make of them and what is tested. 3D BC or 1D depth images
     * are legal Vulkan but untested here, so not claimed. */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "vkppu_acceleration_structure.h"
 #include "vkppu_descriptor.h"
 #include "vkppu_physical_device.h"
 #include "vkppu_render_pass.h"
@@ -160,16 +161,19 @@ static void vulkan11_properties(const struct vkppu_physical_device *pd,
    memcpy(p->driverUUID, pd->driver_uuid, VK_UUID_SIZE);
    p->deviceLUIDValid = VK_FALSE; /* LUIDs are a Windows (D3D12) notion */
    p->subgroupSize = VKPPU_SUBGROUP_SIZE;
-   /* Compute is the only stage there is. Of the operations, only BASIC is
-    * complete in the compiler (driver/compiler/translate_subgroup.c): a
-    * category is reported when every instruction of its capability works on
-    * every type the device allows in it, and 64-bit values (doubles, which
-    * shaderFloat64 allows without shaderSubgroupExtendedTypes) fail in the
-    * vote, arithmetic, shuffle and broadcast instructions; BALLOT also lacks
-    * inverse ballot, bit extract and find LSB/MSB, and CLUSTERED/QUAD are not
-    * translated. docs/status.md lists what each category still needs. */
+   /* Compute is the only stage there is. Every operation category is
+    * complete in the compiler (driver/compiler/translate_subgroup.c,
+    * docs/compiler.md "Subgroups") for every type Vulkan 1.1 allows with
+    * the features we report (32-bit types, bool, and double through
+    * shaderFloat64), with inactive lanes and partial subgroups; each is
+    * checked by compiler.subgroup and cross-checked against lavapipe by the
+    * subgroup_* shaders of api.compute_crosscheck. */
    p->subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-   p->subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
+   p->subgroupSupportedOperations =
+       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+       VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+       VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+       VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
    p->subgroupQuadOperationsInAllStages = VK_FALSE;
    /* No rasterizer yet; this is the behaviour it will have (points are
     * clipped like the other primitives). */
@@ -193,8 +197,24 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
             "vkppu " VKPPU_DRIVER_VERSION_STRING " (PPU software model)");
    /* Not conformant: no conformance run has passed. */
    p->conformanceVersion = (VkConformanceVersion){0, 0, 0, 0};
+   /* Float controls (VK_KHR_shader_float_controls): the compiler ignores
+    * the execution modes, and the hardware's F32 and F64 arithmetic always
+    * rounds to nearest even, keeps denormals and honours signed zeros,
+    * infinities and NaNs (docs/isa.md, "Float"; the compiler folds no float
+    * arithmetic). So exactly the modes that ask for that behaviour hold:
+    * DenormPreserve, RoundingModeRTE and SignedZeroInfNanPreserve on 32 and
+    * 64 bits (tests/api/test_spirv_1_4.c). Flush-to-zero
+    * and RTZ would need instructions the ISA lacks; 16-bit floats are not
+    * a reported feature. Each width's behaviour is fixed, so setting one
+    * never constrains another: independence ALL. */
    p->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
    p->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+   p->shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+   p->shaderSignedZeroInfNanPreserveFloat64 = VK_TRUE;
+   p->shaderDenormPreserveFloat32 = VK_TRUE;
+   p->shaderDenormPreserveFloat64 = VK_TRUE;
+   p->shaderRoundingModeRTEFloat32 = VK_TRUE;
+   p->shaderRoundingModeRTEFloat64 = VK_TRUE;
    /* Descriptor indexing (VK_EXT_descriptor_indexing): update-after-bind
     * sets are ordinary sets (icd/vkppu_descriptor.h), so their limits are
     * the per-set descriptor limit, except the dynamic buffers, whose
@@ -225,8 +245,7 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
    p->maxDescriptorSetUpdateAfterBindSampledImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
    p->maxDescriptorSetUpdateAfterBindStorageImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
    p->maxDescriptorSetUpdateAfterBindInputAttachments = VKPPU_MAX_PER_SET_DESCRIPTORS;
-   /* Shader float controls, depth/stencil resolve and min/max filtering
-    * are not supported: all zero/false. */
+   /* Depth/stencil resolve and min/max filtering are not supported. */
    p->supportedDepthResolveModes = VK_RESOLVE_MODE_NONE;
    p->supportedStencilResolveModes = VK_RESOLVE_MODE_NONE;
    /* Timeline values live in 64-bit semaphore memory the chip compares
@@ -419,6 +438,12 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
    }
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES:
       ((VkPhysicalDeviceMaintenance4Properties *)s)->maxBufferSize = v13->maxBufferSize;
+      break;
+
+   /* Extensions not promoted to a core version */
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_PROPERTIES_KHR:
+      vkppu_acceleration_structure_properties(
+          (VkPhysicalDeviceAccelerationStructurePropertiesKHR *)s);
       break;
 
    default:

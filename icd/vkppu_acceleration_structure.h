@@ -1,12 +1,8 @@
 /* VK_KHR_acceleration_structure and VK_KHR_deferred_host_operations.
  *
- * Built but not advertised yet: both extensions need a Vulkan 1.1 device and
- * VK_EXT_descriptor_indexing, which are not there (docs/status.md). The
- * entry points below are therefore declared here rather than by the
- * generated vkppu_entrypoints.h, and tests/icd calls them directly. Listing
- * the extensions in icd/extensions.txt makes the generator declare the same
- * prototypes (weak) and route the names here; docs/acceleration-structures.md
- * lists what else flips then.
+ * Both are advertised (icd/extensions.txt), so the generated
+ * vkppu_entrypoints.h declares the entry points below too; they are declared
+ * here as well for tests/icd, which calls the driver directly.
  *
  * An acceleration structure is a range of a buffer holding one structure in
  * the BVH format of hw/include/ppu/bvh.h, built by driver/bvh/. Every
@@ -34,8 +30,8 @@ struct vkppu_acceleration_structure {
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_acceleration_structure, VkAccelerationStructureKHR)
 
-/* VkPhysicalDeviceAccelerationStructurePropertiesKHR as the device would
- * report it (for vkGetPhysicalDeviceProperties2 once the extension is on). */
+/* VkPhysicalDeviceAccelerationStructurePropertiesKHR as
+ * vkGetPhysicalDeviceProperties2 reports it (sType and pNext untouched). */
 void vkppu_acceleration_structure_properties(VkPhysicalDeviceAccelerationStructurePropertiesKHR *p);
 /* Vertex formats the build converts (the ones
  * VK_FORMAT_FEATURE_ACCELERATION_STRUCTURE_VERTEX_BUFFER_BIT_KHR must be

@@ -47,6 +47,19 @@ const struct vkppu_format_info *vkppu_format_info(VkFormat format);
  * VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT (same compatibility class). */
 bool vkppu_formats_view_compatible(VkFormat a, VkFormat b);
 
+/* Whether an image of compressed format `image` created with
+ * VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT may be viewed as `view`:
+ * an uncompressed color format whose texel is as large as one block, so
+ * that one texel of the view is one block of the image (Vulkan's
+ * "size-compatible" formats). */
+bool vkppu_formats_block_texel_compatible(VkFormat image, VkFormat view);
+
+/* The features of every format a view of an image of `format` created with
+ * `flags` may have, the image's own included: what the image's usage may
+ * ask for with VK_IMAGE_CREATE_EXTENDED_USAGE_BIT. */
+VkFormatFeatureFlags vkppu_format_view_features(VkFormat format, VkImageCreateFlags flags,
+                                                bool linear);
+
 /* ---- what images can be (physical_device_formats.c) ---- */
 
 /* Levels of a full mip chain of an image whose largest dimension is
@@ -60,12 +73,19 @@ static inline uint32_t vkppu_mip_chain_levels(uint32_t extent)
 }
 
 /* Image create flags vkppu supports: mutable formats, cube-compatible 2D
- * images, aliasing (VK_KHR_bind_memory2). Everything else (sparse,
- * protected, 2D_ARRAY_COMPATIBLE, BLOCK_TEXEL_VIEW_COMPATIBLE,
- * EXTENDED_USAGE, ...) belongs to a feature or extension not reported. */
+ * images, aliasing (VK_KHR_bind_memory2), and the image flags of Vulkan 1.1
+ * (maintenance1: 2D views of 3D images; maintenance2: uncompressed views of
+ * BC images and usages only a view format supports), and 2D views of 3D
+ * images in descriptors (VK_EXT_image_2d_view_of_3d: the texture unit reads
+ * them like any 2D view, so only the extension's listing is missing).
+ * Everything else
+ * (sparse, protected, split-instance, ...) belongs to a feature or
+ * extension not reported. */
 #define VKPPU_IMAGE_CREATE_SUPPORTED_FLAGS                                                         \
    (VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |                     \
-    VK_IMAGE_CREATE_ALIAS_BIT)
+    VK_IMAGE_CREATE_ALIAS_BIT | VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |                          \
+    VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT |         \
+    VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT)
 
 /* The answer of vkGetPhysicalDeviceImageFormatProperties: NULL with *out
  * filled when the combination is supported, else the reason (*out zero).

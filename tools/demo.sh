@@ -3,7 +3,9 @@
 # Khronos loader: vulkaninfo, the transfer benchmark (arguments go to it, e.g.
 # --quick), a compute sample that writes out/mandelbrot.png, a textured
 # plane sampled through the texture unit (out/texture_checkerboard.png), ray-query AO on
-# the PPU model, and the AO sample on lavapipe (out/ao_lavapipe.png).
+# the PPU model below the API, ray-query shadows (out/shadows_*.png), the AO sample on
+# lavapipe (out/ao_lavapipe.png) and finally through Vulkan on vkppu at 1024x1024
+# (out/ao_vkppu.png; its path is the last line printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/build.sh release
@@ -20,9 +22,19 @@ echo "== texture_checkerboard (images, blits, trilinear sampling through the tex
 build/samples/texture_checkerboard/texture_checkerboard --width 512 --height 384 \
   --output out/texture_checkerboard.png --repeat 3
 echo "== ray-query ambient occlusion on the PPU model (below the Vulkan API: the BVH builder,"
-echo "   the shader compiler and the TTU; VK_KHR_ray_query is not reported yet, see docs/status.md)"
+echo "   the shader compiler and the TTU, without the driver)"
 build/tests/raytrace/bench_ao_model --width 256 --height 256 --threads 2 cornell_tiny teapot
-echo "== the same AO program as a plain Vulkan sample, on lavapipe (a second implementation)"
+echo "== ray-query hard shadows through Vulkan on vkppu (a light circling the scene, 4 frames)"
+build/samples/rq_shadows/rq_shadows --width 512 --height 384 --frames 4 --benchmark \
+  --output out/shadows.png
+echo "== the AO program as a plain Vulkan sample on lavapipe (a second implementation)"
 VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.json VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.json \
   build/samples/rq_ambient_occlusion/rq_ambient_occlusion --width 512 --height 512 --output out/ao_lavapipe.png \
   || echo "(lavapipe without VK_KHR_ray_query here: skipped)"
+build/samples/rq_ambient_occlusion/rq_ambient_occlusion --scene teapot --width 256 --height 256 \
+  --benchmark --compact --output out/ao_teapot_vkppu.png \
+  || { status=$?; [ "$status" -eq 77 ] || exit "$status"; echo "(no scenes folder: teapot skipped)"; }
+echo "== the AO sample through Vulkan on vkppu, 1024x1024, 4 AO rays a pixel (VK_KHR_ray_query)"
+# The default scene is cornell_tiny, or the built-in procedural one without ../shared/scenes.
+build/samples/rq_ambient_occlusion/rq_ambient_occlusion --benchmark --output out/ao_vkppu.png
+echo "== done: the ambient-occlusion image is $PWD/out/ao_vkppu.png"

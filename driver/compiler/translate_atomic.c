@@ -159,7 +159,15 @@ bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst)
       spirv_constant_scalar(c->m, xl_word(c, inst, 2), &sem);
       if (sem)
          membar(c, xl_word(c, inst, 1));
-      ir_emit(c->ir, PPU_OP_BAR);
+      /* A subgroup's lanes run in lockstep on the warp, so a Subgroup (or
+       * Invocation) execution barrier needs no wait: the lanes executing it
+       * are all there. BAR would wait for the other warps of the
+       * workgroup, which need not reach it (subgroupBarrier() in a branch
+       * some subgroups skip) and would pair with their next barrier(). */
+      uint64_t exec_scope = SPIRV_SCOPE_Workgroup;
+      spirv_constant_scalar(c->m, xl_word(c, inst, 0), &exec_scope);
+      if (exec_scope != SPIRV_SCOPE_Subgroup && exec_scope != SPIRV_SCOPE_Invocation)
+         ir_emit(c->ir, PPU_OP_BAR);
       return true;
    }
    case SPIRV_OP_MemoryBarrier:

@@ -314,3 +314,22 @@ bool vk_sample_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
    *out = (uint32_t)v;
    return true;
 }
+
+bool vk_sample_parse_double(const char *s, double lo, double hi, double *out)
+{
+   char *end = NULL;
+   double v = strtod(s, &end);
+   if (!s[0] || *end || !(v >= lo && v <= hi))
+      return false;
+   *out = v;
+   return true;
+}
+
+bool vk_sample_parse_float(const char *s, double lo, double hi, float *out)
+{
+   double v;
+   if (!vk_sample_parse_double(s, lo, hi, &v))
+      return false;
+   *out = (float)v;
+   return true;
+}

@@ -74,5 +74,8 @@ void vk_sample_image_barrier(VkCommandBuffer cmd, VkImage image, uint32_t level,
 
 /* A decimal command-line value in [lo, hi] ("-5", "", "3x" are refused). */
 bool vk_sample_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
+/* The same for a real number in [lo, hi] (NaN never is), and as a float. */
+bool vk_sample_parse_double(const char *s, double lo, double hi, double *out);
+bool vk_sample_parse_float(const char *s, double lo, double hi, float *out);
 
 #endif

@@ -48,25 +48,40 @@ static void write_descriptors(struct rq_context *ctx, const struct rq_scene *sce
    vkUpdateDescriptorSets(ctx->device, BINDING_COUNT, writes, 0, NULL);
 }
 
-VkResult ao_pass_create(struct rq_context *ctx, const char *spv_path, const struct rq_scene *scene,
-                        uint32_t width, uint32_t height, struct ao_pass *pass)
+VkResult ao_pass_create_sized(struct rq_context *ctx, const char *spv_path,
+                              const struct rq_scene *scene, VkDeviceSize result_bytes,
+                              uint32_t push_constant_bytes, struct ao_pass *pass)
 {
    memset(pass, 0, sizeof(*pass));
+   pass->push_constant_bytes = push_constant_bytes;
    /* A storage buffer, not an image: the sample must run on drivers that
     * have buffers and compute only. */
-   VkResult r = rq_buffer_create(ctx, (VkDeviceSize)width * height * sizeof(uint32_t),
-                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, &pass->result);
+   VkResult r =
+       rq_buffer_create(ctx, result_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, &pass->result);
    if (r == VK_SUCCESS)
       r = vk_sample_compute_pipeline_create(ctx->device, RQ_TAG, spv_path, binding_types,
-                                            BINDING_COUNT, sizeof(struct ao_push_constants),
-                                            &pass->pipe);
+                                            BINDING_COUNT, push_constant_bytes, &pass->pipe);
    if (r == VK_SUCCESS)
       write_descriptors(ctx, scene, pass);
    return r;
 }
 
+VkResult ao_pass_create(struct rq_context *ctx, const char *spv_path, const struct rq_scene *scene,
+                        uint32_t width, uint32_t height, struct ao_pass *pass)
+{
+   return ao_pass_create_sized(ctx, spv_path, scene,
+                               (VkDeviceSize)width * height * sizeof(uint32_t),
+                               sizeof(struct ao_push_constants), pass);
+}
+
 VkResult ao_pass_run(struct rq_context *ctx, struct ao_pass *pass,
                      const struct ao_push_constants *params, double *seconds, bool *timed_on_gpu)
+{
+   return ao_pass_dispatch(ctx, pass, params, params->width, params->height, seconds, timed_on_gpu);
+}
+
+VkResult ao_pass_dispatch(struct rq_context *ctx, struct ao_pass *pass, const void *params,
+                          uint32_t width, uint32_t height, double *seconds, bool *timed_on_gpu)
 {
    VkCommandBuffer cmd;
    VkResult r = rq_commands_begin(ctx, &cmd);
@@ -83,10 +98,10 @@ VkResult ao_pass_run(struct rq_context *ctx, struct ao_pass *pass,
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipe.pipeline);
    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipe.layout, 0, 1,
                            &pass->pipe.set, 0, NULL);
-   vkCmdPushConstants(cmd, pass->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(*params),
-                      params);
-   vkCmdDispatch(cmd, (params->width + AO_WORKGROUP - 1) / AO_WORKGROUP,
-                 (params->height + AO_WORKGROUP - 1) / AO_WORKGROUP, 1);
+   vkCmdPushConstants(cmd, pass->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                      pass->push_constant_bytes, params);
+   vkCmdDispatch(cmd, (width + AO_WORKGROUP - 1) / AO_WORKGROUP,
+                 (height + AO_WORKGROUP - 1) / AO_WORKGROUP, 1);
    /* Shader writes become visible to the host's reads of the mapping. */
    VkMemoryBarrier written = {
        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,

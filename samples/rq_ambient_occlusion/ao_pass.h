@@ -1,5 +1,7 @@
 /* The ambient-occlusion compute pass: shaders/ao.comp, its descriptor set
- * (TLAS, result, positions, indices) and one timed dispatch. */
+ * (TLAS, result, positions, indices) and one timed dispatch. The _sized and
+ * _dispatch forms serve any shader with that descriptor set and 8x8
+ * workgroups (samples/rq_shadows builds this file too). */
 #ifndef AO_PASS_H
 #define AO_PASS_H
 
@@ -20,6 +22,7 @@ struct ao_push_constants {
 struct ao_pass {
    struct vk_sample_compute_pipeline pipe;
    struct rq_buffer result; /* per pixel: AO rays that escaped, or AO_MISSED */
+   uint32_t push_constant_bytes;
 };
 
 VkResult ao_pass_create(struct rq_context *ctx, const char *spv_path, const struct rq_scene *scene,
@@ -28,6 +31,15 @@ VkResult ao_pass_create(struct rq_context *ctx, const char *spv_path, const stru
  * rq_commands_submit. */
 VkResult ao_pass_run(struct rq_context *ctx, struct ao_pass *pass,
                      const struct ao_push_constants *params, double *seconds, bool *timed_on_gpu);
+/* The same pass for another shader: a host-visible result buffer of
+ * result_bytes and push_constant_bytes of push constants. */
+VkResult ao_pass_create_sized(struct rq_context *ctx, const char *spv_path,
+                              const struct rq_scene *scene, VkDeviceSize result_bytes,
+                              uint32_t push_constant_bytes, struct ao_pass *pass);
+/* One invocation per pixel of width x height, with push constants params
+ * (push_constant_bytes of them); waits, *seconds as rq_commands_submit. */
+VkResult ao_pass_dispatch(struct rq_context *ctx, struct ao_pass *pass, const void *params,
+                          uint32_t width, uint32_t height, double *seconds, bool *timed_on_gpu);
 void ao_pass_destroy(struct rq_context *ctx, struct ao_pass *pass);
 
 #endif

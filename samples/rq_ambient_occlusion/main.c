@@ -12,13 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ao_options.h"
 #include "ao_pass.h"
+#include "camera_basis.h"
 #include "obj_mesh.h"
 #include "png_write.h"
-#include "procedural_scene.h"
 
 #define EXIT_SKIP 77
 
@@ -28,50 +27,14 @@ struct ao_stats {
    double hit_fraction, mean_ao;
 };
 
-static void sub3(const float *a, const float *b, float *out)
-{
-   for (int i = 0; i < 3; i++)
-      out[i] = a[i] - b[i];
-}
-
-static void cross3(const float *a, const float *b, float *out)
-{
-   out[0] = a[1] * b[2] - a[2] * b[1];
-   out[1] = a[2] * b[0] - a[0] * b[2];
-   out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static bool normalize3(float *v)
-{
-   float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-   if (!(len > 0.0f) || !isfinite(len))
-      return false;
-   for (int i = 0; i < 3; i++)
-      v[i] /= len;
-   return true;
-}
-
-/* The camera convention of ../shared/scenes/README.md, with world up +Y;
- * right and up come scaled by tan(fov / 2) so the shader only adds. */
+/* The camera convention of ../shared/scenes/README.md (camera_basis.h). */
 static bool camera_setup(const struct ao_options *o, float diagonal, struct ao_push_constants *pc)
 {
-   static const float world_up[3] = {0, 1, 0};
    memset(pc, 0, sizeof(*pc));
-   float f[3], r[3], u[3];
-   sub3(o->look_at, o->eye, f);
-   if (!normalize3(f))
+   if (!camera_basis(o->choice.eye, o->choice.look_at, o->choice.fov_degrees, pc->forward,
+                     pc->right, pc->up))
       return false;
-   cross3(f, world_up, r);
-   if (!normalize3(r)) /* looking straight up or down */
-      return false;
-   cross3(r, f, u);
-   float t = tanf(o->fov_degrees * (float)M_PI / 360.0f);
-   for (int i = 0; i < 3; i++) {
-      pc->eye[i] = o->eye[i];
-      pc->right[i] = r[i] * t;
-      pc->up[i] = u[i] * t;
-      pc->forward[i] = f[i];
-   }
+   memcpy(pc->eye, o->choice.eye, sizeof(pc->eye));
    pc->ao_radius = o->ao_radius;
    pc->scene_diagonal = diagonal;
    pc->width = o->width;
@@ -159,14 +122,15 @@ static int run(struct rq_context *ctx, const struct obj_mesh *mesh, const struct
       struct ao_stats s;
       shade(pass.result.map, o, image, &s);
       printf("%s: %s: %s, %u triangles, %ux%u, %u AO rays per pixel, AO radius %g\n", RQ_TAG,
-             ctx->properties.deviceName, o->scene ? o->scene->name : o->mesh_path,
-             mesh->triangle_count, o->width, o->height, o->spp, (double)o->ao_radius);
+             ctx->properties.deviceName,
+             o->choice.scene ? o->choice.scene->name : o->choice.mesh_path, mesh->triangle_count,
+             o->width, o->height, o->spp, (double)o->ao_radius);
       printf("%s: hit fraction %.4f, mean AO %.4f (unoccluded fraction over hit pixels)\n", RQ_TAG,
              s.hit_fraction, s.mean_ao);
-      if (o->scene && o->scene->file)
+      const struct scene_camera *cam = o->choice.scene;
+      if (cam && cam->file)
          printf("%s: README reference (512x512, 16 rays per pixel): hit %.3f, mean AO %.3f\n",
-                RQ_TAG, (double)o->scene->reference_hit_fraction,
-                (double)o->scene->reference_mean_ao);
+                RQ_TAG, (double)cam->reference_hit_fraction, (double)cam->reference_mean_ao);
       if (o->benchmark)
          print_benchmark(&scene, &s, o, trace_seconds, trace_on_gpu);
       bool written = png_gray_write(o->output, image, o->width, o->height);
@@ -184,43 +148,19 @@ static int run(struct rq_context *ctx, const struct obj_mesh *mesh, const struct
    return status;
 }
 
-static bool is_directory(const char *path)
-{
-   struct stat st;
-   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 int main(int argc, char **argv)
 {
    struct ao_options o;
    int status = ao_options_parse(argc, argv, &o);
    if (status)
       return status;
-   if (o.scene && o.scene_defaulted && !is_directory(o.scenes_dir)) {
-      printf("%s: scenes folder %s not found: rendering the built-in procedural scene\n", RQ_TAG,
-             o.scenes_dir);
-      if (!ao_options_use_scene(&o, "procedural"))
-         return 1;
-   }
-   if (o.scene && o.scene->file && !is_directory(o.scenes_dir)) {
-      printf("%s: SKIP: scenes folder %s not found (--scenes-dir or VKPPU_SCENES_DIR)\n", RQ_TAG,
-             o.scenes_dir);
-      return EXIT_SKIP;
-   }
    struct obj_mesh mesh;
-   char error[512];
    double load_start = rq_host_seconds();
-   if (o.scene && !o.scene->file) {
-      if (!procedural_scene_build(&mesh)) {
-         fprintf(stderr, "%s: out of memory for the procedural scene\n", RQ_TAG);
-         return 1;
-      }
-   } else if (!obj_mesh_load(o.mesh_path, &mesh, error, sizeof(error))) {
-      fprintf(stderr, "%s: %s\n", RQ_TAG, error);
+   if (!scene_choice_load(&o.choice, RQ_TAG, &mesh))
       return 1;
-   }
    if (o.benchmark)
-      printf("%s: loaded %s in %.3f s\n", RQ_TAG, o.mesh_path, rq_host_seconds() - load_start);
+      printf("%s: loaded %s in %.3f s\n", RQ_TAG, o.choice.mesh_path,
+             rq_host_seconds() - load_start);
    if (o.ao_fraction > 0)
       o.ao_radius = o.ao_fraction * obj_mesh_diagonal(&mesh);
 

@@ -9,7 +9,11 @@
 
 #include "vk_sample.h"
 
+/* Other ray-query samples build these files with their own name here
+ * (-DRQ_TAG="..."), so that their messages say who speaks. */
+#ifndef RQ_TAG
 #define RQ_TAG "rq_ambient_occlusion"
+#endif
 #define CHECK_VK(call) VK_SAMPLE_CHECK(RQ_TAG, call)
 
 struct rq_context {

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vk_test_context.h"
 
@@ -114,20 +115,100 @@ static inline void ctu_compute_to_host_barrier(VkCommandBuffer cmd)
                         &mb, 0, NULL, 0, NULL);
 }
 
-static inline void ctu_write_buffer(struct vkt_device *dev, VkDescriptorSet set, uint32_t binding,
-                                    VkDescriptorType type, VkBuffer buffer, VkDeviceSize offset,
-                                    VkDeviceSize range)
+/* One descriptor of binding `binding`: an image or a buffer. */
+static inline void ctu_write_descriptor(struct vkt_device *dev, VkDescriptorSet set,
+                                        uint32_t binding, VkDescriptorType type,
+                                        const VkDescriptorImageInfo *image,
+                                        const VkDescriptorBufferInfo *buffer)
 {
-   VkDescriptorBufferInfo info = {buffer, offset, range};
    VkWriteDescriptorSet w = {
        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
        .dstSet = set,
        .dstBinding = binding,
        .descriptorCount = 1,
        .descriptorType = type,
-       .pBufferInfo = &info,
+       .pImageInfo = image,
+       .pBufferInfo = buffer,
    };
    vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+}
+
+static inline void ctu_write_buffer(struct vkt_device *dev, VkDescriptorSet set, uint32_t binding,
+                                    VkDescriptorType type, VkBuffer buffer, VkDeviceSize offset,
+                                    VkDeviceSize range)
+{
+   VkDescriptorBufferInfo info = {buffer, offset, range};
+   ctu_write_descriptor(dev, set, binding, type, NULL, &info);
+}
+
+static inline void ctu_write_image(struct vkt_device *dev, VkDescriptorSet set, uint32_t binding,
+                                   VkDescriptorType type, VkSampler sampler, VkImageView view,
+                                   VkImageLayout layout)
+{
+   VkDescriptorImageInfo info = {sampler, view, layout};
+   ctu_write_descriptor(dev, set, binding, type, &info, NULL);
+}
+
+/* One shader's pipeline with its one set layout, and a pool for `sets`
+ * sets of those bindings: what a test that dispatches one shader needs. */
+struct ctu_program {
+   VkDescriptorSetLayout set_layout;
+   VkPipelineLayout layout;
+   VkShaderModule module;
+   VkPipeline pipeline;
+   VkDescriptorPool pool;
+};
+
+/* At most 8 bindings; false (and a failed case) on error. */
+static inline bool ctu_program_create(struct vkt_device *dev, const char *shader,
+                                      const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+                                      uint32_t push_bytes, uint32_t sets, struct ctu_program *p)
+{
+   memset(p, 0, sizeof(*p));
+   p->set_layout = ctu_set_layout(dev, bindings, count);
+   p->layout = ctu_pipeline_layout(dev, &p->set_layout, 1, push_bytes);
+   p->module = ctu_shader_module(dev, shader);
+   VkDescriptorPoolSize sizes[8];
+   for (uint32_t i = 0; i < count && i < 8; i++)
+      sizes[i] = (VkDescriptorPoolSize){bindings[i].descriptorType, sets};
+   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                     .maxSets = sets,
+                                     .poolSizeCount = count < 8 ? count : 8,
+                                     .pPoolSizes = sizes};
+   VkResult r = ctu_compute_pipeline(dev, VK_NULL_HANDLE, p->module, p->layout, NULL, &p->pipeline);
+   if (r == VK_SUCCESS)
+      r = vkCreateDescriptorPool(dev->device, &pci, NULL, &p->pool);
+   if (r != VK_SUCCESS)
+      test_fail(__FILE__, __LINE__, "program %s -> %s", shader, vkt_result_name(r));
+   return r == VK_SUCCESS;
+}
+
+static inline VkDescriptorSet ctu_program_set(struct vkt_device *dev, const struct ctu_program *p)
+{
+   VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                     .descriptorPool = p->pool,
+                                     .descriptorSetCount = 1,
+                                     .pSetLayouts = &p->set_layout};
+   VkDescriptorSet set = VK_NULL_HANDLE;
+   VKT_CHECK(vkAllocateDescriptorSets(dev->device, &ai, &set));
+   return set;
+}
+
+/* Binds the program and its set `set` for the dispatches that follow. */
+static inline void ctu_program_bind(VkCommandBuffer cmd, const struct ctu_program *p,
+                                    VkDescriptorSet set)
+{
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &set, 0, NULL);
+}
+
+static inline void ctu_program_destroy(struct vkt_device *dev, struct ctu_program *p)
+{
+   vkDestroyDescriptorPool(dev->device, p->pool, NULL);
+   vkDestroyPipeline(dev->device, p->pipeline, NULL);
+   vkDestroyShaderModule(dev->device, p->module, NULL);
+   vkDestroyPipelineLayout(dev->device, p->layout, NULL);
+   vkDestroyDescriptorSetLayout(dev->device, p->set_layout, NULL);
 }
 
 #endif /* COMPUTE_TEST_UTIL_H */

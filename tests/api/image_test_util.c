@@ -69,8 +69,9 @@ void vkt_image_destroy(struct vkt_device *dev, struct vkt_image *img)
    memset(img, 0, sizeof(*img));
 }
 
-void vkt_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
-                           VkAccessFlags src_access, VkAccessFlags dst_access)
+static void barrier_of_aspect(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                              VkImageLayout from, VkImageLayout to, VkAccessFlags src_access,
+                              VkAccessFlags dst_access)
 {
    VkImageMemoryBarrier b = {
        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
@@ -81,16 +82,29 @@ void vkt_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout fro
        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
        .image = image,
-       .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0,
-                            VK_REMAINING_ARRAY_LAYERS},
+       .subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS},
    };
    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                         0, 0, NULL, 0, NULL, 1, &b);
 }
 
+void vkt_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+                           VkAccessFlags src_access, VkAccessFlags dst_access)
+{
+   barrier_of_aspect(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, from, to, src_access, dst_access);
+}
+
 bool vkt_image_upload(struct vkt_device *dev, VkImage image, const void *data, size_t bytes,
                       const VkBufferImageCopy *regions, uint32_t region_count,
                       VkImageLayout final_layout)
+{
+   return vkt_image_upload_aspect(dev, image, VK_IMAGE_ASPECT_COLOR_BIT, data, bytes, regions,
+                                  region_count, final_layout);
+}
+
+bool vkt_image_upload_aspect(struct vkt_device *dev, VkImage image, VkImageAspectFlags aspect,
+                             const void *data, size_t bytes, const VkBufferImageCopy *regions,
+                             uint32_t region_count, VkImageLayout final_layout)
 {
    struct vkt_buffer staging;
    if (vkt_buffer_create(dev, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, VKT_MEMORY_HOST, &staging) !=
@@ -98,13 +112,13 @@ bool vkt_image_upload(struct vkt_device *dev, VkImage image, const void *data, s
       return false;
    memcpy(staging.map, data, bytes);
    VkCommandBuffer cmd = vkt_cmd_begin(dev, dev->ctx->universal_family);
-   vkt_cmd_image_barrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED,
-                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
+   barrier_of_aspect(cmd, image, aspect, VK_IMAGE_LAYOUT_UNDEFINED,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
    vkCmdCopyBufferToImage(cmd, staging.buffer, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                           region_count, regions);
-   vkt_cmd_image_barrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, final_layout,
-                         VK_ACCESS_TRANSFER_WRITE_BIT,
-                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+   barrier_of_aspect(cmd, image, aspect, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, final_layout,
+                     VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
    VkResult r = vkt_cmd_submit_wait(dev, dev->ctx->universal_family, 0, cmd);
    vkt_buffer_destroy(dev, &staging);
    if (r != VK_SUCCESS)

@@ -36,6 +36,12 @@ bool vkt_image_upload(struct vkt_device *dev, VkImage image, const void *data, s
                       const VkBufferImageCopy *regions, uint32_t region_count,
                       VkImageLayout final_layout);
 
+/* The same for one aspect of a depth/stencil image (the transitions cover
+ * that aspect). */
+bool vkt_image_upload_aspect(struct vkt_device *dev, VkImage image, VkImageAspectFlags aspect,
+                             const void *data, size_t bytes, const VkBufferImageCopy *regions,
+                             uint32_t region_count, VkImageLayout final_layout);
+
 /* One submission that moves every subresource from one layout to another. */
 bool vkt_image_transition(struct vkt_device *dev, VkImage image, VkImageLayout from,
                           VkImageLayout to);

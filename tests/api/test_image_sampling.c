@@ -7,8 +7,15 @@
  *   "Texel Filtering" and "Level-of-Detail Operation" sections, within the
  *   precision the device reports (subTexelPrecisionBits,
  *   mipmapPrecisionBits); points where NEAREST rounding is a tie are skipped.
+ * - unnormalized coordinates (texel units, NEAREST and LINEAR) and depth
+ *   comparison (every compare op with NEAREST and LINEAR filtering, the
+ *   comparison made per texel before filtering) against the same reference;
  * - storage images: imageAtomicAdd from 256 invocations, imageLoad /
  *   imageStore round trip, imageSize.
+ * - cube maps sampled LINEAR near the edges and corners of their faces,
+ *   against a reference of the specification's "Cube Map Edge Handling"
+ *   (Vulkan filters cubes seamlessly: a footprint continues on the adjacent
+ *   face, a corner texel is the average of the three that meet there).
  *
  * Runs on vkppu (api.image_sampling) and lavapipe (lvp.image_sampling): the
  * second run checks the reference itself. */
@@ -228,6 +235,45 @@ static uint32_t make_cases(void)
    return n;
 }
 
+/* Runs `shader` (binding 0: view with one of `samplers`, 1: the coords,
+ * 2: results, `result_bytes` a point) once per sampler over the same
+ * POINTS coordinates; results[k * POINTS + i] for sampler k. */
+static bool sample_points(struct vkt_device *dev, const char *shader, VkImageView view,
+                          const VkSampler *samplers, uint32_t sampler_count,
+                          const struct vkt_buffer *coords, uint32_t result_bytes,
+                          struct vkt_buffer *results)
+{
+   const VkDescriptorSetLayoutBinding b[3] = {
+       {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   struct ctu_program p;
+   if (!ctu_program_create(dev, shader, b, 3, 4, sampler_count, &p) ||
+       vkt_buffer_create(dev, (VkDeviceSize)sampler_count * POINTS * result_bytes,
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                         results) != VK_SUCCESS)
+      return false;
+   VkCommandBuffer cmd = vkt_cmd_begin(dev, dev->ctx->universal_family);
+   for (uint32_t k = 0; k < sampler_count; k++) {
+      VkDescriptorSet set = ctu_program_set(dev, &p);
+      ctu_write_image(dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, samplers[k], view,
+                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+      ctu_write_buffer(dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords->buffer, 0,
+                       VK_WHOLE_SIZE);
+      ctu_write_buffer(dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results->buffer,
+                       (VkDeviceSize)k * POINTS * result_bytes, POINTS * result_bytes);
+      ctu_program_bind(cmd, &p, set);
+      uint32_t count = POINTS;
+      vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
+      vkCmdDispatch(cmd, POINTS / 64, 1, 1);
+   }
+   ctu_compute_to_host_barrier(cmd);
+   VkResult r = vkt_cmd_submit_wait(dev, dev->ctx->universal_family, 0, cmd);
+   ctu_program_destroy(dev, &p);
+   return r == VK_SUCCESS;
+}
+
 TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
 {
    struct vkt_context ctx;
@@ -252,8 +298,6 @@ TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
    struct vkt_buffer coords, results;
    VKT_REQUIRE(vkt_buffer_create(&dev, POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                  VKT_MEMORY_HOST, &coords));
-   VKT_REQUIRE(vkt_buffer_create(&dev, (VkDeviceSize)ncases * POINTS * 16,
-                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &results));
    float *xy = coords.map;
    uint64_t seed = 77;
    static const float lods[] = {-0.7f, 0.3f, 0.8f, 1.2f, 1.8f, 2.3f, 2.9f, 3.6f, 6.0f};
@@ -263,27 +307,7 @@ TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
       xy[4 * i + 2] = lods[i % (sizeof(lods) / sizeof(lods[0]))];
       xy[4 * i + 3] = 0.0f;
    }
-
-   VkDescriptorSetLayoutBinding b[3] = {
-       {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-   };
-   VkDescriptorSetLayout set_layout = ctu_set_layout(&dev, b, 3);
-   VkPipelineLayout layout = ctu_pipeline_layout(&dev, &set_layout, 1, 4);
-   VkShaderModule mod = ctu_shader_module(&dev, "image_sample_lod");
-   VkPipeline pipeline = VK_NULL_HANDLE;
-   VKT_REQUIRE(ctu_compute_pipeline(&dev, VK_NULL_HANDLE, mod, layout, NULL, &pipeline));
-   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ncases},
-                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * ncases}};
-   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                     .maxSets = ncases,
-                                     .poolSizeCount = 2,
-                                     .pPoolSizes = sizes};
-   VkDescriptorPool pool;
-   VKT_REQUIRE(vkCreateDescriptorPool(dev.device, &pci, NULL, &pool));
    VkSampler samplers[64];
-   VkDescriptorSet sets[64];
    for (uint32_t k = 0; k < ncases; k++) {
       const struct sampler_case *s = &cases[k];
       VkSamplerCreateInfo sci = {
@@ -300,34 +324,9 @@ TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
           .borderColor = s->border,
       };
       VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
-      VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                        .descriptorPool = pool,
-                                        .descriptorSetCount = 1,
-                                        .pSetLayouts = &set_layout};
-      VKT_REQUIRE(vkAllocateDescriptorSets(dev.device, &ai, &sets[k]));
-      VkDescriptorImageInfo ii = {samplers[k], img.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-      VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                .dstSet = sets[k],
-                                .dstBinding = 0,
-                                .descriptorCount = 1,
-                                .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                .pImageInfo = &ii};
-      vkUpdateDescriptorSets(dev.device, 1, &w, 0, NULL);
-      ctu_write_buffer(&dev, sets[k], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords.buffer, 0,
-                       VK_WHOLE_SIZE);
-      ctu_write_buffer(&dev, sets[k], 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results.buffer,
-                       (VkDeviceSize)k * POINTS * 16, POINTS * 16);
    }
-   VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
-   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-   uint32_t count = POINTS;
-   vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
-   for (uint32_t k = 0; k < ncases; k++) {
-      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &sets[k], 0, NULL);
-      vkCmdDispatch(cmd, POINTS / 64, 1, 1);
-   }
-   ctu_compute_to_host_barrier(cmd);
-   VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+   REQUIRE(
+       sample_points(&dev, "image_sample_lod", img.view, samplers, ncases, &coords, 16, &results));
 
    /* Weights carry subTexelPrecisionBits in each direction and
     * mipmapPrecisionBits between levels; 8-bit texels add half an ulp. */
@@ -364,11 +363,249 @@ TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
 
    for (uint32_t k = 0; k < ncases; k++)
       vkDestroySampler(dev.device, samplers[k], NULL);
-   vkDestroyDescriptorPool(dev.device, pool, NULL);
-   vkDestroyPipeline(dev.device, pipeline, NULL);
-   vkDestroyShaderModule(dev.device, mod, NULL);
-   vkDestroyPipelineLayout(dev.device, layout, NULL);
-   vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
+   vkt_buffer_destroy(&dev, &coords);
+   vkt_buffer_destroy(&dev, &results);
+   vkt_image_destroy(&dev, &img);
+   vkt_teardown(&ctx, &dev);
+}
+
+TEST_CASE(unnormalized_coordinates_address_texels)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct texture_data t;
+   vkt_fill_random(t.texels, sizeof(t.texels), 0x0dd);
+   struct vkt_image img;
+   REQUIRE(vkt_image_create_2d(&dev, VK_FORMAT_R8G8B8A8_UNORM, TEX_W, TEX_H, TEX_LEVELS,
+                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &img));
+   REQUIRE(upload_texture(&dev, &img, &t));
+   /* Unnormalized coordinates need a single-level view (VkSamplerCreateInfo). */
+   VkImageView level0;
+   VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                .image = img.image,
+                                .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+   VKT_REQUIRE(vkCreateImageView(dev.device, &vci, NULL, &level0));
+   struct vkt_buffer coords, results;
+   VKT_REQUIRE(vkt_buffer_create(&dev, POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 VKT_MEMORY_HOST, &coords));
+   float *xy = coords.map;
+   uint64_t seed = 99;
+   for (uint32_t i = 0; i < POINTS; i++) {
+      /* Texel units, a little beyond the edges (clamped). */
+      xy[4 * i + 0] = -1.0f + (TEX_W + 2.0f) * (float)(vkt_rand_next(&seed) % 4096) / 4096.0f;
+      xy[4 * i + 1] = -1.0f + (TEX_H + 2.0f) * (float)(vkt_rand_next(&seed) % 4096) / 4096.0f;
+      xy[4 * i + 2] = 0.0f; /* lod: explicit 0, as unnormalized sampling requires */
+      xy[4 * i + 3] = 0.0f;
+   }
+   VkSampler samplers[2];
+   struct sampler_case sc[2];
+   for (uint32_t k = 0; k < 2; k++) {
+      VkFilter f = k ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+      VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                 .magFilter = f,
+                                 .minFilter = f,
+                                 .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                 .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .unnormalizedCoordinates = VK_TRUE};
+      VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
+      sc[k] = (struct sampler_case){
+          f,   VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0, 0.0f, 0.0f,
+          0.0f};
+   }
+   REQUIRE(sample_points(&dev, "image_sample_lod", level0, samplers, 2, &coords, 16, &results));
+   double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1.0 / 255.0;
+   const float *got = results.map;
+   uint32_t checked = 0, wrong = 0;
+   for (uint32_t k = 0; k < 2; k++) {
+      for (uint32_t i = 0; i < POINTS; i++) {
+         /* The reference takes normalized coordinates: divide by the size. */
+         double want[4];
+         if (!reference_sample(&t, &sc[k], xy[4 * i] / (double)TEX_W, xy[4 * i + 1] / (double)TEX_H,
+                               0.0, want))
+            continue;
+         checked++;
+         const float *g = got + ((size_t)k * POINTS + i) * 4;
+         bool ok = true;
+         for (int c = 0; c < 4; c++)
+            ok = ok && fabs(g[c] - want[c]) <= tol;
+         if (!ok && wrong++ < 5)
+            test_fail(__FILE__, __LINE__,
+                      "filter %d at texel (%.3f, %.3f): got (%.4f %.4f %.4f %.4f), want (%.4f "
+                      "%.4f %.4f %.4f)",
+                      sc[k].filter, xy[4 * i], xy[4 * i + 1], g[0], g[1], g[2], g[3], want[0],
+                      want[1], want[2], want[3]);
+      }
+   }
+   printf("  %u unnormalized points checked, %u wrong\n", checked, wrong);
+   CHECK(wrong == 0 && checked > POINTS);
+   for (uint32_t k = 0; k < 2; k++)
+      vkDestroySampler(dev.device, samplers[k], NULL);
+   vkDestroyImageView(dev.device, level0, NULL);
+   vkt_buffer_destroy(&dev, &coords);
+   vkt_buffer_destroy(&dev, &results);
+   vkt_image_destroy(&dev, &img);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* Vulkan "Depth Compare Operation": the reference is compared with each
+ * texel (reference OP texel), and the results are what gets filtered. */
+static bool compare_passes(VkCompareOp op, double ref, double d)
+{
+   switch (op) {
+   case VK_COMPARE_OP_NEVER:
+      return false;
+   case VK_COMPARE_OP_LESS:
+      return ref < d;
+   case VK_COMPARE_OP_EQUAL:
+      return ref == d;
+   case VK_COMPARE_OP_LESS_OR_EQUAL:
+      return ref <= d;
+   case VK_COMPARE_OP_GREATER:
+      return ref > d;
+   case VK_COMPARE_OP_NOT_EQUAL:
+      return ref != d;
+   case VK_COMPARE_OP_GREATER_OR_EQUAL:
+      return ref >= d;
+   default:
+      return true;
+   }
+}
+
+#define SHADOW_W 8u
+#define SHADOW_H 4u
+
+/* The comparison result at (u, v) with CLAMP_TO_EDGE on level 0; false
+ * for NEAREST points the test skips (within a tie of a texel edge). */
+static bool reference_shadow(const float *depth, VkFilter filter, VkCompareOp op, double u,
+                             double v, double ref, double *out)
+{
+   double x = u * SHADOW_W, y = v * SHADOW_H;
+   if (filter == VK_FILTER_NEAREST) {
+      if (tie_distance(x) < 1.0 / 64 || tie_distance(y) < 1.0 / 64)
+         return false;
+      int i = wrap_index((int)floor(x), SHADOW_W, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+      int j = wrap_index((int)floor(y), SHADOW_H, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+      *out = compare_passes(op, ref, depth[j * SHADOW_W + i]);
+      return true;
+   }
+   x -= 0.5;
+   y -= 0.5;
+   int i0 = (int)floor(x), j0 = (int)floor(y);
+   double a = x - i0, b = y - j0, sum = 0;
+   for (int dj = 0; dj < 2; dj++) {
+      for (int di = 0; di < 2; di++) {
+         int i = wrap_index(i0 + di, SHADOW_W, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+         int j = wrap_index(j0 + dj, SHADOW_H, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+         double w = (di ? a : 1 - a) * (dj ? b : 1 - b);
+         sum += w * compare_passes(op, ref, depth[j * SHADOW_W + i]);
+      }
+   }
+   *out = sum;
+   return true;
+}
+
+TEST_CASE(depth_compare_filters_the_comparison_results)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   VkFormatProperties fp;
+   vkGetPhysicalDeviceFormatProperties(ctx.physical_device, VK_FORMAT_D32_SFLOAT, &fp);
+   VkFormatFeatureFlags need =
+       VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+   if ((fp.optimalTilingFeatures & need) != need) {
+      vkt_skip("D32_SFLOAT cannot be sampled with linear filtering here");
+      vkt_teardown(&ctx, &dev);
+      return;
+   }
+   /* Depths on a 1/1000 grid, references halfway between: no ties. */
+   float depth[SHADOW_W * SHADOW_H];
+   uint64_t seed = 0xdeb7;
+   for (uint32_t i = 0; i < SHADOW_W * SHADOW_H; i++)
+      depth[i] = (float)(vkt_rand_next(&seed) % 1000) / 1000.0f;
+   VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                            .imageType = VK_IMAGE_TYPE_2D,
+                            .format = VK_FORMAT_D32_SFLOAT,
+                            .extent = {SHADOW_W, SHADOW_H, 1},
+                            .mipLevels = 1,
+                            .arrayLayers = 1,
+                            .samples = VK_SAMPLE_COUNT_1_BIT,
+                            .tiling = VK_IMAGE_TILING_OPTIMAL,
+                            .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+   struct vkt_image img;
+   REQUIRE(vkt_image_create(&dev, &ici, VKT_NO_VIEW, &img));
+   VkImageView view;
+   VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                .image = img.image,
+                                .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                .format = VK_FORMAT_D32_SFLOAT,
+                                .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1}};
+   VKT_REQUIRE(vkCreateImageView(dev.device, &vci, NULL, &view));
+   VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
+                               .imageExtent = {SHADOW_W, SHADOW_H, 1}};
+   REQUIRE(vkt_image_upload_aspect(&dev, img.image, VK_IMAGE_ASPECT_DEPTH_BIT, depth, sizeof(depth),
+                                   &region, 1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL));
+   struct vkt_buffer coords, results;
+   VKT_REQUIRE(vkt_buffer_create(&dev, POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 VKT_MEMORY_HOST, &coords));
+   float *c = coords.map;
+   for (uint32_t i = 0; i < POINTS; i++) {
+      c[4 * i + 0] = -0.2f + 1.4f * (float)(vkt_rand_next(&seed) % 4096) / 4096.0f;
+      c[4 * i + 1] = -0.2f + 1.4f * (float)(vkt_rand_next(&seed) % 4096) / 4096.0f;
+      c[4 * i + 2] = ((float)(vkt_rand_next(&seed) % 1000) + 0.5f) / 1000.0f;
+      c[4 * i + 3] = 0.0f;
+   }
+   static const VkCompareOp ops[] = {VK_COMPARE_OP_NEVER,
+                                     VK_COMPARE_OP_LESS,
+                                     VK_COMPARE_OP_EQUAL,
+                                     VK_COMPARE_OP_LESS_OR_EQUAL,
+                                     VK_COMPARE_OP_GREATER,
+                                     VK_COMPARE_OP_NOT_EQUAL,
+                                     VK_COMPARE_OP_GREATER_OR_EQUAL,
+                                     VK_COMPARE_OP_ALWAYS};
+   VkSampler samplers[16];
+   for (uint32_t k = 0; k < 16; k++) {
+      VkFilter f = k / 8 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+      VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                 .magFilter = f,
+                                 .minFilter = f,
+                                 .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .compareEnable = VK_TRUE,
+                                 .compareOp = ops[k % 8]};
+      VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
+   }
+   REQUIRE(sample_points(&dev, "image_sample_shadow", view, samplers, 16, &coords, 4, &results));
+   double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1e-6;
+   const float *got = results.map;
+   uint32_t checked = 0, wrong = 0;
+   for (uint32_t k = 0; k < 16; k++) {
+      VkFilter f = k / 8 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+      for (uint32_t i = 0; i < POINTS; i++) {
+         double want;
+         if (!reference_shadow(depth, f, ops[k % 8], c[4 * i], c[4 * i + 1], c[4 * i + 2], &want))
+            continue;
+         checked++;
+         float g = got[k * POINTS + i];
+         if (fabs(g - want) > tol && wrong++ < 5)
+            test_fail(__FILE__, __LINE__,
+                      "filter %d op %d at (%.4f, %.4f) ref %.4f: got %.4f, want %.4f", f,
+                      ops[k % 8], c[4 * i], c[4 * i + 1], c[4 * i + 2], g, want);
+      }
+   }
+   printf("  %u depth comparisons checked (8 ops x NEAREST/LINEAR), %u wrong\n", checked, wrong);
+   CHECK(wrong == 0 && checked > 8 * POINTS);
+   for (uint32_t k = 0; k < 16; k++)
+      vkDestroySampler(dev.device, samplers[k], NULL);
+   vkDestroyImageView(dev.device, view, NULL);
    vkt_buffer_destroy(&dev, &coords);
    vkt_buffer_destroy(&dev, &results);
    vkt_image_destroy(&dev, &img);
@@ -498,6 +735,208 @@ TEST_CASE(storage_images_load_store_and_atomics)
    vkt_image_destroy(&dev, &counters);
    vkt_image_destroy(&dev, &src);
    vkt_image_destroy(&dev, &dst);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* ---- cube maps ------------------------------------------------------------ */
+
+#define CUBE_SIZE 4u
+#define CUBE_POINTS 384u
+
+struct cube_data {
+   uint8_t texels[6][CUBE_SIZE * CUBE_SIZE * 4];
+};
+
+/* Face and face coordinates (s, t) in [0, 1] of a direction ("Cube Map Face
+ * Selection"; ties cannot happen at the points the test picks). */
+static unsigned cube_face(const double d[3], double *s, double *t)
+{
+   double ax = fabs(d[0]), ay = fabs(d[1]), az = fabs(d[2]), sc, tc, ma;
+   unsigned face;
+   if (az >= ax && az >= ay)
+      face = d[2] >= 0 ? 4 : 5, sc = d[2] >= 0 ? d[0] : -d[0], tc = -d[1], ma = az;
+   else if (ay >= ax)
+      face = d[1] >= 0 ? 2 : 3, sc = d[0], tc = d[1] >= 0 ? d[2] : -d[2], ma = ay;
+   else
+      face = d[0] >= 0 ? 0 : 1, sc = d[0] >= 0 ? -d[2] : d[2], tc = -d[1], ma = ax;
+   *s = 0.5 * (sc / ma + 1.0);
+   *t = 0.5 * (tc / ma + 1.0);
+   return face;
+}
+
+/* The direction of point (sc, tc) of a face's plane: cube_face inverted. */
+static void face_direction(unsigned face, double sc, double tc, double d[3])
+{
+   const double dirs[6][3] = {{1, -tc, -sc}, {-1, -tc, sc}, {sc, 1, tc},
+                              {sc, -1, -tc}, {sc, -tc, 1},  {-sc, -tc, -1}};
+   memcpy(d, dirs[face], sizeof(dirs[face]));
+}
+
+static int clamp_index(int i)
+{
+   return i < 0 ? 0 : i >= (int)CUBE_SIZE ? (int)CUBE_SIZE - 1 : i;
+}
+
+/* Texel (i, j) of a face, at most one texel beyond it: beyond one edge, the
+ * texel of the adjacent face its centre's direction falls in; beyond two,
+ * the average of the three texels meeting at the corner. */
+static void cube_texel(const struct cube_data *c, unsigned face, int i, int j, double out[4])
+{
+   const int n = (int)CUBE_SIZE;
+   bool out_i = i < 0 || i >= n, out_j = j < 0 || j >= n;
+   if (out_i && out_j) {
+      double a[4], b[4], d[4];
+      cube_texel(c, face, clamp_index(i), clamp_index(j), a);
+      cube_texel(c, face, i, clamp_index(j), b);
+      cube_texel(c, face, clamp_index(i), j, d);
+      for (int k = 0; k < 4; k++)
+         out[k] = (a[k] + b[k] + d[k]) / 3.0;
+      return;
+   }
+   if (out_i || out_j) {
+      double dir[3], s, t;
+      face_direction(face, 2.0 * (i + 0.5) / n - 1.0, 2.0 * (j + 0.5) / n - 1.0, dir);
+      face = cube_face(dir, &s, &t);
+      i = clamp_index((int)floor(s * n));
+      j = clamp_index((int)floor(t * n));
+   }
+   for (int k = 0; k < 4; k++)
+      out[k] = c->texels[face][((size_t)j * CUBE_SIZE + (size_t)i) * 4 + (size_t)k] / 255.0;
+}
+
+/* Bilinear filtering of level 0 at a direction, seamless across faces. */
+static void reference_cube(const struct cube_data *c, const double dir[3], double out[4])
+{
+   double s, t;
+   unsigned face = cube_face(dir, &s, &t);
+   double x = s * CUBE_SIZE - 0.5, y = t * CUBE_SIZE - 0.5;
+   int i0 = (int)floor(x), j0 = (int)floor(y);
+   double a = x - i0, b = y - j0, t00[4], t10[4], t01[4], t11[4];
+   cube_texel(c, face, i0, j0, t00);
+   cube_texel(c, face, i0 + 1, j0, t10);
+   cube_texel(c, face, i0, j0 + 1, t01);
+   cube_texel(c, face, i0 + 1, j0 + 1, t11);
+   for (int k = 0; k < 4; k++)
+      out[k] =
+          (1 - a) * (1 - b) * t00[k] + a * (1 - b) * t10[k] + (1 - a) * b * t01[k] + a * b * t11[k];
+}
+
+/* Points near the edges and corners of every face: |sc| and |tc| beyond
+ * the last texel centre (0.75 on a 4-texel face) so that the footprint
+ * leaves the face, but not within 0.01 of the edge, where the face the
+ * direction selects could go either way. */
+static void cube_points(float *xyzl)
+{
+   uint64_t seed = 4711;
+   for (uint32_t p = 0; p < CUBE_POINTS; p++) {
+      unsigned face = p % 6, kind = (p / 6) % 4;
+      double r1 = (double)(vkt_rand_next(&seed) % 1024) / 1024.0;
+      double r2 = (double)(vkt_rand_next(&seed) % 1024) / 1024.0;
+      double near1 = 0.76 + 0.23 * r1, near2 = 0.76 + 0.23 * r2;
+      double sc = (p & 64 ? 1 : -1) * near1, tc = (p & 128 ? 1 : -1) * near2;
+      if (kind == 1) /* an edge in s, anywhere along it */
+         tc = 2.0 * r2 - 1.0;
+      else if (kind == 2) /* an edge in t */
+         sc = 2.0 * r1 - 1.0;
+      double d[3];
+      face_direction(face, sc, tc, d);
+      for (int k = 0; k < 3; k++)
+         xyzl[4 * p + k] = (float)d[k];
+      xyzl[4 * p + 3] = 0.0f;
+   }
+}
+
+TEST_CASE(linear_cube_sampling_is_seamless_across_edges_and_corners)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct cube_data c;
+   vkt_fill_random(c.texels, sizeof(c.texels), 0xc0be);
+   VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                            .flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT,
+                            .imageType = VK_IMAGE_TYPE_2D,
+                            .format = VK_FORMAT_R8G8B8A8_UNORM,
+                            .extent = {CUBE_SIZE, CUBE_SIZE, 1},
+                            .mipLevels = 1,
+                            .arrayLayers = 6,
+                            .samples = VK_SAMPLE_COUNT_1_BIT,
+                            .tiling = VK_IMAGE_TILING_OPTIMAL,
+                            .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+   struct vkt_image img;
+   REQUIRE(vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_CUBE, &img));
+   VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 6},
+                               .imageExtent = {CUBE_SIZE, CUBE_SIZE, 1}};
+   REQUIRE(vkt_image_upload(&dev, img.image, c.texels, sizeof(c.texels), &region, 1,
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL));
+
+   struct vkt_buffer coords, results;
+   VKT_REQUIRE(vkt_buffer_create(&dev, CUBE_POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 VKT_MEMORY_HOST, &coords));
+   VKT_REQUIRE(vkt_buffer_create(&dev, CUBE_POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 VKT_MEMORY_HOST, &results));
+   float *xyzl = coords.map;
+   cube_points(xyzl);
+
+   VkDescriptorSetLayoutBinding b[3] = {
+       {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   struct ctu_program p;
+   REQUIRE(ctu_program_create(&dev, "image_sample_cube", b, 3, 4, 1, &p));
+   /* The address mode is ignored for cubes; REPEAT would show if it were not. */
+   VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                              .magFilter = VK_FILTER_LINEAR,
+                              .minFilter = VK_FILTER_LINEAR,
+                              .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                              .addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                              .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                              .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT};
+   VkSampler sampler;
+   VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &sampler));
+   VkDescriptorSet set = ctu_program_set(&dev, &p);
+   ctu_write_image(&dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, sampler, img.view,
+                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+   ctu_write_buffer(&dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords.buffer, 0,
+                    VK_WHOLE_SIZE);
+   ctu_write_buffer(&dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results.buffer, 0,
+                    VK_WHOLE_SIZE);
+   VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+   ctu_program_bind(cmd, &p, set);
+   uint32_t count = CUBE_POINTS;
+   vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
+   vkCmdDispatch(cmd, CUBE_POINTS / 64, 1, 1);
+   ctu_compute_to_host_barrier(cmd);
+   VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+
+   double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1.0 / 255.0;
+   const float *got = results.map;
+   uint32_t wrong = 0;
+   for (uint32_t p = 0; p < CUBE_POINTS; p++) {
+      double dir[3] = {xyzl[4 * p], xyzl[4 * p + 1], xyzl[4 * p + 2]}, want[4];
+      reference_cube(&c, dir, want);
+      const float *g = got + 4 * p;
+      bool ok = true;
+      for (int k = 0; k < 4; k++)
+         ok = ok && fabs(g[k] - want[k]) <= tol;
+      if (!ok && wrong++ < 8)
+         test_fail(__FILE__, __LINE__,
+                   "direction (%.4f, %.4f, %.4f): got (%.4f %.4f %.4f %.4f), want (%.4f %.4f "
+                   "%.4f %.4f)",
+                   dir[0], dir[1], dir[2], g[0], g[1], g[2], g[3], want[0], want[1], want[2],
+                   want[3]);
+   }
+   printf("  %u directions near cube edges and corners, %u wrong (tolerance %.4f)\n", CUBE_POINTS,
+          wrong, tol);
+   CHECK(wrong == 0);
+
+   vkDestroySampler(dev.device, sampler, NULL);
+   ctu_program_destroy(&dev, &p);
+   vkt_buffer_destroy(&dev, &coords);
+   vkt_buffer_destroy(&dev, &results);
+   vkt_image_destroy(&dev, &img);
    vkt_teardown(&ctx, &dev);
 }
 

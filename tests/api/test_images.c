@@ -115,9 +115,27 @@ static enum policy_class policy_class(VkFormat f)
    return CLASS_NONE;
 }
 
+/* The vertex formats acceleration-structure builds read (the ones
+ * VK_KHR_acceleration_structure requires the feature for): the builder's
+ * list, not the texture format policy (icd/physical_device_formats.c). */
+static VkFormatFeatureFlags as_vertex_feature(VkFormat f)
+{
+   switch (f) {
+   case VK_FORMAT_R32G32B32_SFLOAT:
+   case VK_FORMAT_R32G32_SFLOAT:
+   case VK_FORMAT_R16G16B16A16_SFLOAT:
+   case VK_FORMAT_R16G16_SFLOAT:
+   case VK_FORMAT_R16G16B16A16_SNORM:
+   case VK_FORMAT_R16G16_SNORM:
+      return VK_FORMAT_FEATURE_ACCELERATION_STRUCTURE_VERTEX_BUFFER_BIT_KHR;
+   default:
+      return 0;
+   }
+}
+
 static VkFormatProperties expected_features(VkFormat f)
 {
-   VkFormatProperties p = {0};
+   VkFormatProperties p = {.bufferFeatures = as_vertex_feature(f)};
    enum policy_class c = policy_class(f);
    if (c == CLASS_NONE)
       return p;
@@ -140,7 +158,7 @@ static VkFormatProperties expected_features(VkFormat f)
    p.optimalTilingFeatures = image;
    if (c == CLASS_FLOAT || c == CLASS_INT || c == CLASS_NO_STORAGE) {
       p.linearTilingFeatures = image;
-      p.bufferFeatures = VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
+      p.bufferFeatures |= VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
    }
    if (storage)
       p.bufferFeatures |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;

@@ -147,12 +147,11 @@ TEST_CASE(vulkan_1_1_properties_meet_the_required_limits)
    CHECK(memcmp(id.driverUUID, zero, VK_UUID_SIZE) != 0);
 
    if (ctx.is_vkppu) {
-      /* One warp is a subgroup; only BASIC is complete in the compiler
-       * (docs/status.md, "Subgroups"). */
+      /* One warp is a subgroup; every 1.1 operation category is complete
+       * in the compiler (docs/compiler.md, "Subgroups"). */
       CHECK(sg.subgroupSize == 32);
       CHECK(sg.supportedStages == VK_SHADER_STAGE_COMPUTE_BIT);
-      CHECK_MSG(sg.supportedOperations == VK_SUBGROUP_FEATURE_BASIC_BIT, "operations 0x%x",
-                sg.supportedOperations);
+      CHECK_MSG(sg.supportedOperations == 0xffu, "operations 0x%x", sg.supportedOperations);
       CHECK(!sg.quadOperationsInAllStages);
       CHECK(!prot.protectedNoFault);
       CHECK(!id.deviceLUIDValid);
@@ -261,6 +260,67 @@ TEST_CASE(maintenance3_layout_support_covers_max_per_set_descriptors)
       vkGetDescriptorSetLayoutSupport(dev.device, &ci, &support);
       CHECK(support.supported == VK_FALSE);
    }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* VK_KHR_maintenance1 and VK_KHR_maintenance2 (core in 1.1): both enable,
+ * vkTrimCommandPoolKHR resolves and runs, and a 3D image made 2D-array
+ * compatible takes a 2D-array view of its slices with a view usage that
+ * is a subset of the image's (VkImageViewUsageCreateInfo). The images
+ * tests cover these views in shaders (test_image_compatibility.c). */
+TEST_CASE(maintenance1_and_2_enable_and_work)
+{
+   struct vkt_context ctx;
+   if (!context_1_1(&ctx))
+      return;
+   CHECK(vkt_has_device_extension(&ctx, VK_KHR_MAINTENANCE_1_EXTENSION_NAME));
+   CHECK(vkt_has_device_extension(&ctx, VK_KHR_MAINTENANCE_2_EXTENSION_NAME));
+   static const char *const exts[] = {VK_KHR_MAINTENANCE_1_EXTENSION_NAME,
+                                      VK_KHR_MAINTENANCE_2_EXTENSION_NAME};
+   struct vkt_device dev;
+   struct vkt_device_desc desc = {.extensions = exts, .extension_count = 2};
+   VKT_REQUIRE(vkt_device_create(&ctx, &desc, &dev));
+   PFN_vkTrimCommandPoolKHR trim =
+       (PFN_vkTrimCommandPoolKHR)vkGetDeviceProcAddr(dev.device, "vkTrimCommandPoolKHR");
+   CHECK(trim != NULL);
+   if (trim)
+      trim(dev.device, dev.pools[ctx.universal_family], 0);
+
+   VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                            .flags = VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT,
+                            .imageType = VK_IMAGE_TYPE_3D,
+                            .format = VK_FORMAT_R8G8B8A8_UNORM,
+                            .extent = {16, 8, 4},
+                            .mipLevels = 1,
+                            .arrayLayers = 1,
+                            .samples = VK_SAMPLE_COUNT_1_BIT,
+                            .tiling = VK_IMAGE_TILING_OPTIMAL,
+                            .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+   VkImage image = VK_NULL_HANDLE;
+   VKT_REQUIRE(vkCreateImage(dev.device, &ici, NULL, &image));
+   VkMemoryRequirements req;
+   vkGetImageMemoryRequirements(dev.device, image, &req);
+   VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                               .allocationSize = req.size,
+                               .memoryTypeIndex =
+                                   vkt_find_memory_type(&ctx, req.memoryTypeBits, 0, 0)};
+   VkDeviceMemory memory = VK_NULL_HANDLE;
+   VKT_REQUIRE(vkAllocateMemory(dev.device, &mai, NULL, &memory));
+   VKT_REQUIRE(vkBindImageMemory(dev.device, image, memory, 0));
+   VkImageViewUsageCreateInfo usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
+                                       .usage = VK_IMAGE_USAGE_SAMPLED_BIT};
+   VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                .pNext = &usage,
+                                .image = image,
+                                .viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                                .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 4}};
+   VkImageView view = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateImageView(dev.device, &vci, NULL, &view));
+   vkDestroyImageView(dev.device, view, NULL);
+   vkDestroyImage(dev.device, image, NULL);
+   vkFreeMemory(dev.device, memory, NULL);
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
 }

@@ -82,6 +82,27 @@ int ctu_compile_words(const uint32_t *words, size_t count, struct drv_shader_bin
    return drv_compile_compute(&req, bin, err, err_size);
 }
 
+int ctu_compile_with_bindings(const uint32_t *words, size_t count,
+                              const enum drv_binding_kind *kinds, uint32_t n, char *err,
+                              size_t err_size)
+{
+   struct drv_binding_layout b[8];
+   n = n < 8 ? n : 8;
+   for (uint32_t i = 0; i < n; i++)
+      b[i] = (struct drv_binding_layout){0, i, kinds[i], i * 512, 4, -1};
+   struct drv_pipeline_abi abi = {b, n, 0, 0};
+   struct drv_compile_request req = {.spirv = words,
+                                     .word_count = count,
+                                     .entry_point = "main",
+                                     .abi = &abi,
+                                     .max_registers = 255};
+   struct drv_shader_binary bin;
+   int rc = drv_compile_compute(&req, &bin, err, err_size);
+   if (!rc)
+      drv_shader_binary_free(&bin);
+   return rc;
+}
+
 #define CTU_BINDING_BYTES (4u * DRV_COMBINED_DESCRIPTOR_SIZE)
 
 void ctu_bind_image(struct ctu_dispatch *d, uint32_t set, uint32_t binding, uint32_t element,

@@ -81,6 +81,11 @@ bool ctu_run(struct ctu *t, const struct ctu_dispatch *d);
 /* Compiles only; returns drv_compile_compute's result with its message. */
 int ctu_compile_words(const uint32_t *words, size_t count, struct drv_shader_binary *bin, char *err,
                       size_t err_size);
+/* Compiles only, with set 0 bindings 0..n-1 of the given kinds (at most
+ * 8); returns drv_compile_compute's result with its message. */
+int ctu_compile_with_bindings(const uint32_t *words, size_t count,
+                              const enum drv_binding_kind *kinds, uint32_t n, char *err,
+                              size_t err_size);
 /* Reads a shader's SPIR-V words (malloc'd); NULL after a test failure. */
 uint32_t *ctu_load_spirv(const char *shader, size_t *word_count);
 

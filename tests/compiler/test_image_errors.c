@@ -8,26 +8,6 @@
 #include "spirv_grammar_tables.h"
 #include "test_harness.h"
 
-/* Compiles with set 0 bindings 0..n-1 of the given kinds. */
-static int compile_with(const uint32_t *words, size_t count, const enum drv_binding_kind *kinds,
-                        uint32_t n, char *err, size_t err_size)
-{
-   struct drv_binding_layout b[8];
-   for (uint32_t i = 0; i < n && i < 8; i++)
-      b[i] = (struct drv_binding_layout){0, i, kinds[i], i * 512, 4, -1};
-   struct drv_pipeline_abi abi = {b, n < 8 ? n : 8, 0, 0};
-   struct drv_compile_request req = {.spirv = words,
-                                     .word_count = count,
-                                     .entry_point = "main",
-                                     .abi = &abi,
-                                     .max_registers = 255};
-   struct drv_shader_binary bin;
-   int rc = drv_compile_compute(&req, &bin, err, err_size);
-   if (!rc)
-      drv_shader_binary_free(&bin);
-   return rc;
-}
-
 static const enum drv_binding_kind sampler_then_buffer[] = {DRV_BINDING_COMBINED_IMAGE_SAMPLER,
                                                             DRV_BINDING_STORAGE_BUFFER};
 
@@ -54,7 +34,8 @@ static void check_error(const char *what, const uint32_t *words, size_t n,
                         const char *want2)
 {
    char err[256] = "";
-   CHECK_MSG(compile_with(words, n, kinds, nk, err, sizeof(err)) != 0, "%s compiled", what);
+   CHECK_MSG(ctu_compile_with_bindings(words, n, kinds, nk, err, sizeof(err)) != 0, "%s compiled",
+             what);
    CHECK_MSG(strstr(err, want) && (!want2 || strstr(err, want2)), "%s: \"%s\" does not say %s",
              what, err, want);
 }
@@ -150,7 +131,7 @@ static void substitute_operands(const char *shader, const enum drv_binding_kind 
                memcpy(copy, words, n * 4);
                copy[at + w] = v < bound ? v : extra[v - bound];
                err[0] = '\0';
-               if (compile_with(copy, n, kinds, nk, err, sizeof(err)))
+               if (ctu_compile_with_bindings(copy, n, kinds, nk, err, sizeof(err)))
                   CHECK_MSG(err[0], "%s word %zu = %u: error without a message", shader, at + w,
                             copy[at + w]);
                tried++;
@@ -193,12 +174,12 @@ TEST_CASE(sampled_image_operand_of_the_wrong_type_is_located)
 
 static int compile_storage(const uint32_t *words, size_t count, char *err, size_t err_size)
 {
-   return compile_with(words, count, storage_kinds, 7, err, err_size);
+   return ctu_compile_with_bindings(words, count, storage_kinds, 7, err, err_size);
 }
 
 static int compile_sample(const uint32_t *words, size_t count, char *err, size_t err_size)
 {
-   return compile_with(words, count, sample_kinds, 5, err, err_size);
+   return ctu_compile_with_bindings(words, count, sample_kinds, 5, err, err_size);
 }
 
 TEST_CASE(corrupted_image_module_never_crashes)

@@ -120,6 +120,49 @@ static unsigned ref_cube(const float d[3], float *s, float *t)
    return face;
 }
 
+/* The direction of a point (sc, tc) on the plane of a face (ma = 1): the
+ * inverse of ref_cube's table. */
+static void ref_face_direction(unsigned face, float sc, float tc, float d[3])
+{
+   const float dirs[6][3] = {{1, -tc, -sc}, {-1, -tc, sc}, {sc, 1, tc},
+                             {sc, -1, -tc}, {sc, -tc, 1},  {-sc, -tc, -1}};
+   memcpy(d, dirs[face], sizeof(dirs[face]));
+}
+
+static int ref_clamp(int i, int n)
+{
+   return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+}
+
+/* Texel (i, j) of a face's linear footprint, "Cube Map Edge Handling": a
+ * texel beyond one edge is the one whose centre's direction selects it on
+ * the adjacent face; beyond both, the average of the three texels meeting
+ * at the cube's corner (a gather, which cannot average, takes this face's
+ * corner texel). */
+static void ref_cube_texel(const struct ref *r, unsigned level, unsigned cube_layer, unsigned face,
+                           int i, int j, int n, float dref, float v[4])
+{
+   bool out_i = i < 0 || i >= n, out_j = j < 0 || j >= n;
+   if (out_i && out_j && !r->gather) {
+      float a[4], b[4], c[4];
+      ref_texel(r, level, cube_layer + face, ref_clamp(i, n), ref_clamp(j, n), 0, dref, a);
+      ref_cube_texel(r, level, cube_layer, face, i, ref_clamp(j, n), n, dref, b);
+      ref_cube_texel(r, level, cube_layer, face, ref_clamp(i, n), j, n, dref, c);
+      for (unsigned k = 0; k < 4; k++)
+         v[k] = (a[k] + b[k] + c[k]) / 3.0f;
+      return;
+   }
+   if (out_i != out_j) {
+      float d[3], s, t;
+      ref_face_direction(face, 2.0f * ((float)i + 0.5f) / (float)n - 1.0f,
+                         2.0f * ((float)j + 0.5f) / (float)n - 1.0f, d);
+      face = ref_cube(d, &s, &t);
+      i = (int)floorf(s * (float)n);
+      j = (int)floorf(t * (float)n);
+   }
+   ref_texel(r, level, cube_layer + face, ref_clamp(i, n), ref_clamp(j, n), 0, dref, v);
+}
+
 /* Samples with the final lambda (after bias and clamps). */
 static void ref_sample(const struct ref *r, const float p[3], float a, float lambda, float dref,
                        float res[4])
@@ -133,15 +176,17 @@ static void ref_sample(const struct ref *r, const float p[3], float a, float lam
                  : (r->texdim == PPU_TEXDIM_1D || r->texdim == PPU_TEXDIM_1DA) ? 1
                                                                                : 2;
    float st[3] = {p[0], p[1], p[2]};
-   unsigned layer = hd->base_layer;
+   unsigned layer = hd->base_layer, face = 0;
    if (cube)
-      layer += ref_cube(p, &st[0], &st[1]);
+      face = ref_cube(p, &st[0], &st[1]);
    if (array) {
       unsigned count = cube ? hd->layer_count / 6 : hd->layer_count;
       float rl = rintf(a);
       unsigned al = rl < 0 ? 0 : (rl > count - 1 ? count - 1 : (unsigned)rl);
       layer += cube ? 6 * al : al;
    }
+   unsigned cube_layer = layer; /* the cube's +X face */
+   layer += face;
    bool unnorm = smp->flags & PPU_SAMPLER_FLAG_UNNORMALIZED;
    bool lin = (lambda <= 0 ? smp->mag_filter : smp->min_filter) == PPU_TEX_FILTER_LINEAR;
    unsigned q = hd->level_count - 1;
@@ -183,11 +228,12 @@ static void ref_sample(const struct ref *r, const float p[3], float a, float lam
          const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
          for (unsigned c = 0; c < 4; c++) {
             float v[4];
-            unsigned mode = cube ? PPU_TEX_ADDRESS_CLAMP_TO_EDGE : modes[0];
-            ref_texel(
-                r, lv[m], layer, ref_wrap(i0[0] + di[c], size[0], mode),
-                ref_wrap(i0[1] + dj[c], size[1], cube ? PPU_TEX_ADDRESS_CLAMP_TO_EDGE : modes[1]),
-                0, dref, v);
+            if (cube)
+               ref_cube_texel(r, lv[m], cube_layer, face, i0[0] + di[c], i0[1] + dj[c], size[0],
+                              dref, v);
+            else
+               ref_texel(r, lv[m], layer, ref_wrap(i0[0] + di[c], size[0], modes[0]),
+                         ref_wrap(i0[1] + dj[c], size[1], modes[1]), 0, dref, v);
             res[c] = r->compare ? v[0] : v[r->component];
          }
          return;
@@ -203,7 +249,11 @@ static void ref_sample(const struct ref *r, const float p[3], float a, float lam
                              cube ? PPU_TEX_ADDRESS_CLAMP_TO_EDGE : modes[ax]);
          }
          float v[4];
-         ref_texel(r, lv[m], layer, t[0], t[1], t[2], dref, v);
+         if (cube && lin)
+            ref_cube_texel(r, lv[m], cube_layer, face, i0[0] + (int)(corner & 1),
+                           i0[1] + (int)(corner >> 1), size[0], dref, v);
+         else
+            ref_texel(r, lv[m], layer, t[0], t[1], t[2], dref, v);
          for (unsigned c = 0; c < 4; c++)
             res[c] += w * v[c];
       }
@@ -527,6 +577,73 @@ TEST_CASE(cube_maps_arrays_and_3d_images_select_faces_layers_and_slices)
       if (tt_run(&h, "TEX.LL.3D.F32 R4, R0, R2, R8, off[0:0:0]", vol_va, smp, in, 64, out, false,
                  NULL, NULL))
          check_results("3D", want, 64, 4);
+   }
+   hwc_finish(&h);
+}
+
+/* Directions a little inside a face, near its edges and corners, so that
+ * linear footprints cross onto the adjacent faces at every level size. */
+static void near_edge_direction(uint64_t *seed, uint32_t t, float p[3])
+{
+   unsigned face = t % 6;
+   float sc = frand(seed, 0.8f, 1.0f) * (t & 8 ? 1.0f : -1.0f);
+   float tc = t & 16 ? frand(seed, 0.8f, 1.0f) * (t & 32 ? 1.0f : -1.0f) : frand(seed, -1, 1);
+   if (t & 64) { /* swap, so both kinds of edge of every face are hit */
+      float x = sc;
+      sc = tc;
+      tc = x;
+   }
+   ref_face_direction(face, sc, tc, p);
+}
+
+TEST_CASE(linear_cube_filtering_reads_across_face_edges_and_averages_corners)
+{
+   REQUIRE(hwc_init(&h, NULL));
+   uint64_t seed = 23;
+   /* Two cubes of 4x4 faces, 3 levels (4, 2, 1): the view shows the second. */
+   struct ppu_texture_header cube;
+   tt_header(&cube, PPU_TEX_FORMAT_R8G8B8A8_UNORM, PPU_TEX_DIM_CUBE, 4, 4, 1, 3, 12);
+   cube.base_layer = 6;
+   cube.layer_count = 6;
+   cube.flags &= (uint8_t)~PPU_TEX_FLAG_ARRAY;
+   uint64_t cube_va = tt_image(&h, &cube);
+   for (unsigned filter = 0; filter < 2; filter++) {
+      struct ppu_sampler_header s;
+      tt_sampler(&s, filter, PPU_TEX_FILTER_LINEAR, PPU_TEX_ADDRESS_CLAMP_TO_BORDER);
+      uint64_t smp = tt_upload(&h, &s, sizeof(s));
+      struct ref r = {&cube, &s, PPU_TEXDIM_CUBE, false, false, 0, {0, 0, 0}};
+      for (uint32_t t = 0; t < 128; t++) {
+         float p[3];
+         near_edge_direction(&seed, t, p);
+         float lod = (float)(t % 3) + (t & 4 ? 0.5f : 0.0f);
+         for (unsigned k = 0; k < 3; k++)
+            in[t][k] = u32_of(p[k]);
+         in[t][3] = u32_of(lod);
+         ref_sample(&r, p, 0, ref_lambda(&s, lod, 0), 0, want[t]);
+      }
+      if (tt_run(&h, "TEX.LL.CUBE.F32 R4, R0, R2, R8, off[0:0:0]", cube_va, smp, in, 128, out,
+                 false, NULL, NULL))
+         check_results(filter ? "linear cube near edges" : "nearest cube near edges", want, 128, 4);
+   }
+   /* A corner of texels all equal filters to that value (the spec's
+    * constraint), and a gather takes the adjacent faces' texels. */
+   struct ppu_sampler_header s;
+   tt_sampler(&s, PPU_TEX_FILTER_NEAREST, PPU_TEX_FILTER_NEAREST, PPU_TEX_ADDRESS_REPEAT);
+   uint64_t smp = tt_upload(&h, &s, sizeof(s));
+   for (unsigned c = 0; c < 4; c++) {
+      static const char *const names[4] = {"R", "G", "B", "A"};
+      struct ref r = {&cube, &s, PPU_TEXDIM_CUBE, false, true, c, {0, 0, 0}};
+      for (uint32_t t = 0; t < 128; t++) {
+         float p[3];
+         near_edge_direction(&seed, t, p);
+         for (unsigned k = 0; k < 3; k++)
+            in[t][k] = u32_of(p[k]);
+         ref_sample(&r, p, 0, 0, 0, want[t]);
+      }
+      char insn[96];
+      snprintf(insn, sizeof(insn), "TLD4.%s.CUBE.F32 R4, R0, R2, R8, off[0:0:0]", names[c]);
+      if (tt_run(&h, insn, cube_va, smp, in, 128, out, false, NULL, NULL))
+         check_results("cube gather near edges", want, 128, 4);
    }
    hwc_finish(&h);
 }

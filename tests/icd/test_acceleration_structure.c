@@ -1,13 +1,12 @@
 /* VK_KHR_acceleration_structure and VK_KHR_deferred_host_operations,
- * called straight into the driver: the device cannot advertise them yet
- * (they need Vulkan 1.1 and descriptor indexing, docs/status.md), so no
- * loader would hand them out. Covers build sizes; host builds of triangles
- * in every supported vertex format and index type, with transforms and
- * range offsets, of AABBs and of instances; device builds as host-assisted
- * jobs (same bytes as the host, resubmission, indirect ranges); update;
- * compaction; serialization and corrupt data; deferred operations joined
- * from two threads; a device build through a bad address (device lost with
- * a report); and acceleration-structure descriptors. */
+ * called straight into the driver, so the cases can look at the bytes of
+ * structures and descriptors and provoke faults the API tests cannot
+ * (tests/api/test_ray_query.c goes through the loader). Covers build sizes; host builds of
+ * triangles in every supported vertex format and index type, with transforms and range offsets, of
+ * AABBs and of instances; device builds as host-assisted jobs (same bytes as the host,
+ * resubmission, indirect ranges); update; compaction; serialization and corrupt data; deferred
+ * operations joined from two threads; a device build through a bad address (device lost with a
+ * report); and acceleration-structure descriptors. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>

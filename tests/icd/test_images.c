@@ -13,6 +13,7 @@
 #include "gpu_memory.h"
 #include "icd_test_device.h"
 #include "test_harness.h"
+#include "vkppu_acceleration_structure.h"
 #include "vkppu_image.h"
 #include "vkppu_memory.h"
 
@@ -123,8 +124,15 @@ TEST_CASE(format_table_maps_each_hardware_format_once_with_its_features2)
       VkFormatProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2, .pNext = &p3};
       vkppu_GetPhysicalDeviceFormatProperties2(r.physical_device, f, &p2);
       const VkFormatProperties *p = &p2.formatProperties;
+      /* Acceleration-structure vertex formats are the builder's list, added
+       * to the table's buffer features (icd/physical_device_formats.c). */
+      const VkFormatFeatureFlags as_vertex =
+          vkppu_as_vertex_format_size(f)
+              ? VK_FORMAT_FEATURE_ACCELERATION_STRUCTURE_VERTEX_BUFFER_BIT_KHR
+              : 0;
       CHECK_MSG(p->optimalTilingFeatures == info->optimal &&
-                    p->linearTilingFeatures == info->linear && p->bufferFeatures == info->buffer,
+                    p->linearTilingFeatures == info->linear &&
+                    p->bufferFeatures == (info->buffer | as_vertex),
                 "format %d: properties differ from the table", f);
       /* Bits 0..30 of the _2 flags are the 1.0 flags; bit 31 is
        * STORAGE_READ_WITHOUT_FORMAT, which has no 1.0 twin. */
@@ -136,7 +144,7 @@ TEST_CASE(format_table_maps_each_hardware_format_once_with_its_features2)
       CHECK_MSG(!((p->optimalTilingFeatures | p->linearTilingFeatures | p->bufferFeatures) & never),
                 "format %d reports rendering features", f);
       if (info->hw == PPU_TEX_FORMAT_INVALID) {
-         CHECK_MSG(p3.optimalTilingFeatures == 0 && p3.bufferFeatures == 0,
+         CHECK_MSG(p3.optimalTilingFeatures == 0 && (p3.bufferFeatures & ~as_vertex) == 0,
                    "format %d has no hardware format but features", f);
          continue;
       }
@@ -758,8 +766,9 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
         VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"linear depth", image_info(VK_FORMAT_D32_SFLOAT, VK_IMAGE_TYPE_2D, 8, 8, 1, 1, 1),
         VK_ERROR_FORMAT_NOT_SUPPORTED},
-       {"2D_ARRAY_COMPATIBLE", image_info(VK_FORMAT_R8_UNORM, VK_IMAGE_TYPE_3D, 8, 8, 8, 1, 1),
-        VK_ERROR_FEATURE_NOT_PRESENT},
+       {"2D_ARRAY_COMPATIBLE on a 2D image",
+        image_info(VK_FORMAT_R8_UNORM, VK_IMAGE_TYPE_2D, 8, 8, 1, 1, 1),
+        VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"beyond maxResourceSize (4 GiB)",
         image_info(VK_FORMAT_R32G32B32A32_SFLOAT, VK_IMAGE_TYPE_2D, 16384, 16384, 1, 2, 1),
         VK_ERROR_OUT_OF_DEVICE_MEMORY},
@@ -788,6 +797,143 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
          VK_ERROR_OUT_OF_DEVICE_MEMORY);
    CHECK(vkppu_image_from_handle(image)->whole.address == 0);
    vkppu_DestroyImage(r.device, image, NULL);
+   rig_finish(&r);
+}
+
+/* A view made from a range and a format, or VK_NULL_HANDLE. */
+static VkImageView try_view(struct rig *r, struct vkppu_image *img, VkImageViewType type,
+                            VkFormat format, VkImageSubresourceRange range, const void *next)
+{
+   VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                .pNext = next,
+                                .image = vkppu_image_to_handle(img),
+                                .viewType = type,
+                                .format = format,
+                                .subresourceRange = range};
+   VkImageView v = VK_NULL_HANDLE;
+   return vkppu_CreateImageView(r->device, &vci, NULL, &v) == VK_SUCCESS ? v : VK_NULL_HANDLE;
+}
+
+/* A view of one level of `img` (range.baseMipLevel) is accepted, and every
+ * element (texel, or block) of that level, layers or slices
+ * range.baseArrayLayer .. planes - 1, is where the view's header says
+ * element (x, y) of its layer `plane - baseArrayLayer` is: the view
+ * describes the level as an image of its own. */
+static void check_level_view(struct rig *r, struct vkppu_image *img, VkImageViewType type,
+                             VkFormat format, VkImageSubresourceRange range, const void *next,
+                             uint32_t planes, const char *what)
+{
+   VkImageView view = try_view(r, img, type, format, range, next);
+   CHECK_MSG(view != VK_NULL_HANDLE, "%s: the view of level %u is refused", what,
+             range.baseMipLevel);
+   if (!view)
+      return;
+   unsigned level = range.baseMipLevel;
+   uint32_t first = range.baseArrayLayer;
+   const struct ppu_texture_header *w = &img->whole,
+                                   *v = &vkppu_image_view_from_handle(view)->header;
+   check_header(v, what);
+   uint32_t rows = ppu_tex_level_rows(w, level), row_bytes = ppu_tex_level_row_bytes(w, level);
+   uint32_t bytes = ppu_tex_format_bytes(w->format);
+   CHECK_MSG(v->width * bytes == row_bytes && v->height == rows && v->layer_count == planes - first,
+             "%s: the view is %ux%u, %u layers", what, v->width, v->height, v->layer_count);
+   bool is3d = w->dim == PPU_TEX_DIM_3D;
+   unsigned bad = 0;
+   for (uint32_t p = first; p < planes; p++)
+      for (uint32_t y = 0; y < rows; y++)
+         for (uint32_t x = 0; x < row_bytes; x += bytes) {
+            uint64_t want =
+                w->address + ppu_tex_byte_offset(w, level, is3d ? 0 : p, x, y, is3d ? p : 0);
+            uint64_t got =
+                v->address + ppu_tex_byte_offset(v, 0, v->base_layer + p - first, x, y, 0);
+            if (got != want && bad++ < 3)
+               CHECK_MSG(false, "%s: plane %u element (%u, %u) at 0x%llx, image has it at 0x%llx",
+                         what, p, x / bytes, y, (unsigned long long)got, (unsigned long long)want);
+         }
+   vkppu_DestroyImageView(r->device, view, NULL);
+}
+
+TEST_CASE(views_of_one_level_describe_that_level_as_an_image_of_its_own)
+{
+   struct rig r;
+   REQUIRE(rig_init(&r));
+   /* 2D_ARRAY_COMPATIBLE: slices of a level of a 3D image as 2D layers, at
+    * every level (the block height falls with the level's rows). */
+   VkImageCreateInfo ci = image_info(VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_3D, 37, 70, 9, 4, 1);
+   ci.flags = VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT;
+   struct vkppu_image *vol = make_image(&r, &ci);
+   REQUIRE(vol);
+   for (unsigned level = 0; level < 4; level++) {
+      uint32_t slices = ppu_tex_level_extent(9, level);
+      uint32_t first = slices > 1 ? 1 : 0;
+      check_level_view(&r, vol, VK_IMAGE_VIEW_TYPE_2D_ARRAY, ci.format,
+                       (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, level, 1, first,
+                                                 VK_REMAINING_ARRAY_LAYERS},
+                       NULL, slices, "slices as layers");
+   }
+   check_level_view(&r, vol, VK_IMAGE_VIEW_TYPE_2D, ci.format,
+                    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 3, 1}, NULL, 4,
+                    "one slice as a 2D view");
+   /* Refused: two levels, slices past the level's depth, a 3D view with
+    * layers. */
+   CHECK(!try_view(&r, vol, VK_IMAGE_VIEW_TYPE_2D_ARRAY, ci.format,
+                   (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 2, 0, 1}, NULL));
+   CHECK(!try_view(&r, vol, VK_IMAGE_VIEW_TYPE_2D_ARRAY, ci.format,
+                   (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 3, 2}, NULL));
+   destroy_image(&r, vol);
+   /* VK_EXT_image_2d_view_of_3d's flag alone: 2D views, not 2D arrays. */
+   ci.flags = VK_IMAGE_CREATE_2D_VIEW_COMPATIBLE_BIT_EXT;
+   struct vkppu_image *view2d = make_image(&r, &ci);
+   REQUIRE(view2d);
+   check_level_view(&r, view2d, VK_IMAGE_VIEW_TYPE_2D, ci.format,
+                    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 2, 1, 1, 1}, NULL, 2,
+                    "a slice of a 2D_VIEW_COMPATIBLE image");
+   CHECK(!try_view(&r, view2d, VK_IMAGE_VIEW_TYPE_2D_ARRAY, ci.format,
+                   (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 2, 1, 0, 1}, NULL));
+   destroy_image(&r, view2d);
+   ci.flags = 0;
+   struct vkppu_image *plain3d = make_image(&r, &ci);
+   REQUIRE(plain3d);
+   CHECK_MSG(!try_view(&r, plain3d, VK_IMAGE_VIEW_TYPE_2D, ci.format,
+                       (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}, NULL),
+             "a 2D view of a 3D image without 2D_ARRAY_COMPATIBLE was accepted");
+   destroy_image(&r, plain3d);
+
+   /* BLOCK_TEXEL_VIEW_COMPATIBLE: one texel a block, at every level of a
+    * BC image whose levels are not multiples of 4 (the blocks of a level are
+    * not the blocks of level 0 halved). */
+   ci = image_info(VK_FORMAT_BC7_UNORM_BLOCK, VK_IMAGE_TYPE_2D, 84, 300, 1, 5, 3);
+   ci.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT |
+              VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+   ci.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+   struct vkppu_image *bc = make_image(&r, &ci);
+   REQUIRE(bc);
+   const VkImageViewUsageCreateInfo storage = {VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, NULL,
+                                               VK_IMAGE_USAGE_STORAGE_BIT};
+   const VkImageViewUsageCreateInfo sampled = {VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, NULL,
+                                               VK_IMAGE_USAGE_SAMPLED_BIT};
+   for (unsigned level = 0; level < 5; level++)
+      check_level_view(&r, bc, VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_FORMAT_R32G32B32A32_UINT,
+                       (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, 3},
+                       &storage, 3, "blocks as texels");
+   /* The BC format itself can be sampled but not stored: its view must
+    * leave STORAGE out; block views of another size, or of two levels, are
+    * refused. */
+   const VkImageSubresourceRange level0 = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+   VkImageView bc_sampled = try_view(&r, bc, VK_IMAGE_VIEW_TYPE_2D, ci.format, level0, &sampled);
+   CHECK(bc_sampled != VK_NULL_HANDLE);
+   vkppu_DestroyImageView(r.device, bc_sampled, NULL);
+   CHECK(!try_view(&r, bc, VK_IMAGE_VIEW_TYPE_2D, ci.format, level0, NULL));
+   CHECK(!try_view(&r, bc, VK_IMAGE_VIEW_TYPE_2D, ci.format, level0, &storage));
+   CHECK(!try_view(&r, bc, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R32G32_UINT, level0, &storage));
+   CHECK(!try_view(&r, bc, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R32G32B32A32_UINT,
+                   (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 2, 0, 1}, &storage));
+   const VkImageViewUsageCreateInfo more = {VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, NULL,
+                                            VK_IMAGE_USAGE_STORAGE_BIT |
+                                                VK_IMAGE_USAGE_TRANSFER_SRC_BIT};
+   CHECK_MSG(!try_view(&r, bc, VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R32G32B32A32_UINT, level0, &more),
+             "a view usage beyond the image's was accepted");
+   destroy_image(&r, bc);
    rig_finish(&r);
 }
 

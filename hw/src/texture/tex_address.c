@@ -3,6 +3,7 @@
 #include "texture/tex_address.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* maxSamplerLodBias the device reports: the sum of the sampler's and the
@@ -191,6 +192,64 @@ static void add_texel(struct ppu_tex_lane_footprint *lf, const struct ppu_textur
    t->va = h->address + ppu_tex_byte_offset(h, level, layer, x * bytes, y, (uint32_t)k);
 }
 
+/* "Cube Map Edge Handling": a texel one step beyond an edge of a face is
+ * the texel of the adjacent face that touches it. The face's texel centres
+ * are put on the cube of half-size n in doubled units (centre of texel i at
+ * 2i + 1 - n, the face plane at +-n), so the texel beyond the edge lies at
+ * +-(n + 1) on another axis: that axis and its sign name the adjacent face,
+ * and the old major coordinate (+-n) becomes its edge row or column. All
+ * integer, so the mapping is exact at every size. */
+static void cube_edge_texel(unsigned face, int32_t n, int32_t *i, int32_t *j, unsigned *out_face)
+{
+   int32_t r[3];
+   r[cube_axes[face].ma] = face % 2 ? -n : n;
+   r[cube_axes[face].sa] = cube_axes[face].ss * (2 * *i + 1 - n);
+   r[cube_axes[face].ta] = cube_axes[face].ts * (2 * *j + 1 - n);
+   unsigned axis = 0;
+   for (unsigned a = 1; a < 3; a++)
+      if (abs(r[a]) > abs(r[axis]))
+         axis = a;
+   unsigned f = 2 * axis + (r[axis] < 0 ? 1u : 0u);
+   int32_t sc = cube_axes[f].ss * r[cube_axes[f].sa], tc = cube_axes[f].ts * r[cube_axes[f].ta];
+   *i = ppu_tex_wrap((sc + n - 1) / 2, n, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
+   *j = ppu_tex_wrap((tc + n - 1) / 2, n, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
+   *out_face = f;
+}
+
+/* A texel (i, j) of a linear footprint on `face` of the cube whose +X face
+ * is layer cube_layer, with i and j at most one texel beyond the face (the
+ * footprint of a direction never reaches further: cube views take no
+ * offsets). Edge texels come from the adjacent face; a corner texel, which
+ * has no unique neighbour, is the average of the three texels that meet at
+ * the cube's corner (the spec's "should"). A gather returns texels rather
+ * than a weighted sum, so its corner takes this face's corner texel, which
+ * the spec allows ("implementations may replace the cube map corner texel
+ * by other methods"; the constraint on equal texels is for filtering). */
+static void add_cube_texel(struct ppu_tex_lane_footprint *lf, unsigned level, uint32_t cube_layer,
+                           unsigned face, int32_t i, int32_t j, int32_t n, float weight,
+                           bool gather)
+{
+   const struct ppu_texture_header *h = lf->tex;
+   /* Rounding cannot push a footprint further out; a bad one stays near. */
+   i = i < -1 ? -1 : i > n ? n : i;
+   j = j < -1 ? -1 : j > n ? n : j;
+   int32_t ci = ppu_tex_wrap(i, n, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
+   int32_t cj = ppu_tex_wrap(j, n, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
+   bool out_i = ci != i, out_j = cj != j;
+   if (out_i && out_j && !gather) {
+      add_texel(lf, h, level, cube_layer + face, ci, cj, 0, weight / 3.0f);
+      add_cube_texel(lf, level, cube_layer, face, i, cj, n, weight / 3.0f, gather);
+      add_cube_texel(lf, level, cube_layer, face, ci, j, n, weight / 3.0f, gather);
+      return;
+   }
+   unsigned f = face;
+   if (out_i != out_j)
+      cube_edge_texel(face, n, &i, &j, &f);
+   else
+      i = ci, j = cj;
+   add_texel(lf, h, level, cube_layer + f, i, j, 0, weight);
+}
+
 struct level_pick {
    unsigned level; /* absolute */
    float weight;
@@ -210,7 +269,9 @@ static void select_texels(struct ppu_tex_lane_footprint *lf, const struct ppu_te
        (int32_t)ppu_tex_level_extent(h->width, lp.level),
        (int32_t)ppu_tex_level_extent(h->height, lp.level),
        (int32_t)(h->dim == PPU_TEX_DIM_3D ? ppu_tex_level_extent(h->depth, lp.level) : 1)};
-   /* Cube maps always clamp to the edge of the face. */
+   /* Cube maps ignore the address modes: NEAREST clamps to the edge of the
+    * face, LINEAR (and gathers) continue on the adjacent faces ("Cube Map
+    * Edge Handling", "seamless" filtering). */
    bool cube = dim_is_cube(in->texdim);
    unsigned mode[3] = {cube ? PPU_TEX_ADDRESS_CLAMP_TO_EDGE : smp->address_u,
                        cube ? PPU_TEX_ADDRESS_CLAMP_TO_EDGE : smp->address_v,
@@ -218,6 +279,9 @@ static void select_texels(struct ppu_tex_lane_footprint *lf, const struct ppu_te
    int32_t i0[3] = {0, 0, 0};
    float frac[3] = {0, 0, 0};
    linear = linear || in->kind == PPU_TEX_KIND_GATHER;
+   /* The lane's layer is the cube's first layer plus the face. */
+   unsigned face = cube ? (layer - h->base_layer) % 6 : 0;
+   bool seamless = cube && linear;
    for (unsigned a = 0; a < nd; a++) {
       float u = normalized ? s[a] * (float)size[a] : s[a];
       if (linear) {
@@ -233,9 +297,12 @@ static void select_texels(struct ppu_tex_lane_footprint *lf, const struct ppu_te
    if (in->kind == PPU_TEX_KIND_GATHER) {
       static const uint8_t order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
       for (unsigned c = 0; c < 4; c++) {
-         int32_t x = ppu_tex_wrap(i0[0] + order[c][0], size[0], mode[0]);
-         int32_t y = ppu_tex_wrap(i0[1] + order[c][1], size[1], mode[1]);
-         add_texel(lf, h, lp.level, layer, x, y, 0, 1.0f);
+         int32_t x = i0[0] + order[c][0], y = i0[1] + order[c][1];
+         if (seamless)
+            add_cube_texel(lf, lp.level, layer - face, face, x, y, size[0], 1.0f, true);
+         else
+            add_texel(lf, h, lp.level, layer, ppu_tex_wrap(x, size[0], mode[0]),
+                      ppu_tex_wrap(y, size[1], mode[1]), 0, 1.0f);
       }
       return;
    }
@@ -247,9 +314,13 @@ static void select_texels(struct ppu_tex_lane_footprint *lf, const struct ppu_te
          unsigned hi = (c >> a) & 1u;
          if (linear)
             w *= hi ? frac[a] : 1.0f - frac[a];
-         t[a] = ppu_tex_wrap(i0[a] + (int32_t)hi, size[a], mode[a]);
+         t[a] =
+             seamless ? i0[a] + (int32_t)hi : ppu_tex_wrap(i0[a] + (int32_t)hi, size[a], mode[a]);
       }
-      add_texel(lf, h, lp.level, layer, t[0], t[1], t[2], w);
+      if (seamless)
+         add_cube_texel(lf, lp.level, layer - face, face, t[0], t[1], size[0], w, false);
+      else
+         add_texel(lf, h, lp.level, layer, t[0], t[1], t[2], w);
    }
 }
 

@@ -6,7 +6,8 @@
  * "Level-of-Detail Operation" (implicit from the quad's derivatives,
  * explicit, bias, clamps), "Image Level(s) Selection", "(u,v,w,a) to
  * (i,j,k,l,n) Transformation and Array Layer Selection", "Wrapping
- * Operation" and the texel footprints of "Texel Filtering" and "Texel
+ * Operation", "Cube Map Edge Handling" (seamless cube filtering) and the
+ * texel footprints of "Texel Filtering" and "Texel
  * Gathering". Addresses come from ppu_tex_byte_offset, the layout's one
  * definition.
  *
@@ -42,7 +43,8 @@ struct ppu_tex_instr {
 /* Coordinate words per lane at most: a cube array with gradients and a
  * reference (4 + 6 + 1). */
 #define PPU_TEX_MAX_WORDS 12u
-/* Texels per lane at most: trilinear 3D filtering, 8 texels on 2 levels. */
+/* Texels per lane at most: trilinear 3D filtering, 8 texels on 2 levels
+ * (a cube's bilinear footprint at a corner takes 6 per level). */
 #define PPU_TEX_MAX_TEXELS 16u
 
 struct ppu_tex_texel_ref {
