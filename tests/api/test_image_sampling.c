@@ -236,11 +236,12 @@ static uint32_t make_cases(void)
 }
 
 /* Runs `shader` (binding 0: view with one of `samplers`, 1: the coords,
- * 2: results, `result_bytes` a point) once per sampler over the same
- * POINTS coordinates; results[k * POINTS + i] for sampler k. */
+ * 2: results, `result_bytes` a point, push constant: the point count) once
+ * per sampler over the same `points` coordinates (a multiple of 64);
+ * results[k * points + i] for sampler k. */
 static bool sample_points(struct vkt_device *dev, const char *shader, VkImageView view,
                           const VkSampler *samplers, uint32_t sampler_count,
-                          const struct vkt_buffer *coords, uint32_t result_bytes,
+                          const struct vkt_buffer *coords, uint32_t points, uint32_t result_bytes,
                           struct vkt_buffer *results)
 {
    const VkDescriptorSetLayoutBinding b[3] = {
@@ -250,7 +251,7 @@ static bool sample_points(struct vkt_device *dev, const char *shader, VkImageVie
    };
    struct ctu_program p;
    if (!ctu_program_create(dev, shader, b, 3, 4, sampler_count, &p) ||
-       vkt_buffer_create(dev, (VkDeviceSize)sampler_count * POINTS * result_bytes,
+       vkt_buffer_create(dev, (VkDeviceSize)sampler_count * points * result_bytes,
                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
                          results) != VK_SUCCESS)
       return false;
@@ -262,11 +263,11 @@ static bool sample_points(struct vkt_device *dev, const char *shader, VkImageVie
       ctu_write_buffer(dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords->buffer, 0,
                        VK_WHOLE_SIZE);
       ctu_write_buffer(dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results->buffer,
-                       (VkDeviceSize)k * POINTS * result_bytes, POINTS * result_bytes);
+                       (VkDeviceSize)k * points * result_bytes, points * result_bytes);
       ctu_program_bind(cmd, &p, set);
-      uint32_t count = POINTS;
+      uint32_t count = points;
       vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
-      vkCmdDispatch(cmd, POINTS / 64, 1, 1);
+      vkCmdDispatch(cmd, points / 64, 1, 1);
    }
    ctu_compute_to_host_barrier(cmd);
    VkResult r = vkt_cmd_submit_wait(dev, dev->ctx->universal_family, 0, cmd);
@@ -325,8 +326,8 @@ TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
       };
       VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
    }
-   REQUIRE(
-       sample_points(&dev, "image_sample_lod", img.view, samplers, ncases, &coords, 16, &results));
+   REQUIRE(sample_points(&dev, "image_sample_lod", img.view, samplers, ncases, &coords, POINTS, 16,
+                         &results));
 
    /* Weights carry subTexelPrecisionBits in each direction and
     * mipmapPrecisionBits between levels; 8-bit texels add half an ulp. */
@@ -418,7 +419,8 @@ TEST_CASE(unnormalized_coordinates_address_texels)
           f,   VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0, 0.0f, 0.0f,
           0.0f};
    }
-   REQUIRE(sample_points(&dev, "image_sample_lod", level0, samplers, 2, &coords, 16, &results));
+   REQUIRE(
+       sample_points(&dev, "image_sample_lod", level0, samplers, 2, &coords, POINTS, 16, &results));
    double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1.0 / 255.0;
    const float *got = results.map;
    uint32_t checked = 0, wrong = 0;
@@ -583,7 +585,8 @@ TEST_CASE(depth_compare_filters_the_comparison_results)
                                  .compareOp = ops[k % 8]};
       VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
    }
-   REQUIRE(sample_points(&dev, "image_sample_shadow", view, samplers, 16, &coords, 4, &results));
+   REQUIRE(sample_points(&dev, "image_sample_shadow", view, samplers, 16, &coords, POINTS, 4,
+                         &results));
    double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1e-6;
    const float *got = results.map;
    uint32_t checked = 0, wrong = 0;
@@ -874,18 +877,8 @@ TEST_CASE(linear_cube_sampling_is_seamless_across_edges_and_corners)
    struct vkt_buffer coords, results;
    VKT_REQUIRE(vkt_buffer_create(&dev, CUBE_POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                  VKT_MEMORY_HOST, &coords));
-   VKT_REQUIRE(vkt_buffer_create(&dev, CUBE_POINTS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                 VKT_MEMORY_HOST, &results));
    float *xyzl = coords.map;
    cube_points(xyzl);
-
-   VkDescriptorSetLayoutBinding b[3] = {
-       {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-   };
-   struct ctu_program p;
-   REQUIRE(ctu_program_create(&dev, "image_sample_cube", b, 3, 4, 1, &p));
    /* The address mode is ignored for cubes; REPEAT would show if it were not. */
    VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
                               .magFilter = VK_FILTER_LINEAR,
@@ -896,20 +889,8 @@ TEST_CASE(linear_cube_sampling_is_seamless_across_edges_and_corners)
                               .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT};
    VkSampler sampler;
    VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &sampler));
-   VkDescriptorSet set = ctu_program_set(&dev, &p);
-   ctu_write_image(&dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, sampler, img.view,
-                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-   ctu_write_buffer(&dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords.buffer, 0,
-                    VK_WHOLE_SIZE);
-   ctu_write_buffer(&dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results.buffer, 0,
-                    VK_WHOLE_SIZE);
-   VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
-   ctu_program_bind(cmd, &p, set);
-   uint32_t count = CUBE_POINTS;
-   vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
-   vkCmdDispatch(cmd, CUBE_POINTS / 64, 1, 1);
-   ctu_compute_to_host_barrier(cmd);
-   VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+   REQUIRE(sample_points(&dev, "image_sample_cube", img.view, &sampler, 1, &coords, CUBE_POINTS, 16,
+                         &results));
 
    double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1.0 / 255.0;
    const float *got = results.map;
@@ -933,7 +914,6 @@ TEST_CASE(linear_cube_sampling_is_seamless_across_edges_and_corners)
    CHECK(wrong == 0);
 
    vkDestroySampler(dev.device, sampler, NULL);
-   ctu_program_destroy(&dev, &p);
    vkt_buffer_destroy(&dev, &coords);
    vkt_buffer_destroy(&dev, &results);
    vkt_image_destroy(&dev, &img);
