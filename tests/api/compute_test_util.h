@@ -149,6 +149,23 @@ static inline void ctu_write_image(struct vkt_device *dev, VkDescriptorSet set, 
    ctu_write_descriptor(dev, set, binding, type, &info, NULL);
 }
 
+/* Acceleration structure `accel` as descriptor `binding` (ray queries). */
+static inline void ctu_write_accel(struct vkt_device *dev, VkDescriptorSet set, uint32_t binding,
+                                   VkAccelerationStructureKHR accel)
+{
+   VkWriteDescriptorSetAccelerationStructureKHR as_write = {
+       .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
+       .accelerationStructureCount = 1,
+       .pAccelerationStructures = &accel};
+   VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .pNext = &as_write,
+                             .dstSet = set,
+                             .dstBinding = binding,
+                             .descriptorCount = 1,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR};
+   vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+}
+
 /* One shader's pipeline with its one set layout, and a pool for `sets`
  * sets of those bindings: what a test that dispatches one shader needs. */
 struct ctu_program {

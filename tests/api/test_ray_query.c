@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compute_test_util.h"
+#include "ray_query_test_util.h"
 #include "vk_test_context.h"
 
 /* --- rig ------------------------------------------------------------------------ */
@@ -79,13 +80,8 @@ static void write_input(struct rig *r)
 static bool rig_create(struct rig *r)
 {
    memset(r, 0, sizeof(*r));
-   if (!vkt_context_create(&r->ctx))
+   if (!rqu_context_create(&r->ctx))
       return false;
-   if (!vkt_has_device_extension(&r->ctx, VK_KHR_RAY_QUERY_EXTENSION_NAME)) {
-      vkt_skip("%s does not offer VK_KHR_ray_query", r->ctx.props.deviceName);
-      vkt_context_destroy(&r->ctx);
-      return false;
-   }
    VkPhysicalDeviceBufferDeviceAddressFeatures address = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
    VkPhysicalDeviceRayQueryFeaturesKHR rq = {
@@ -118,29 +114,13 @@ static bool rig_create(struct rig *r)
          props.minAccelerationStructureScratchOffsetAlignment <= 256);
    r->scratch_align = props.minAccelerationStructureScratchOffsetAlignment;
 
-   /* What a Vulkan 1.1 device needs besides the two (their "Extension and
-    * Version Dependencies"); a 1.2+ device offers the same names. */
-   static const char *const exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
-                                      VK_KHR_RAY_QUERY_EXTENSION_NAME,
-                                      VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
-                                      VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME,
-                                      VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME,
-                                      VK_KHR_MAINTENANCE_3_EXTENSION_NAME,
-                                      VK_KHR_SPIRV_1_4_EXTENSION_NAME,
-                                      VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME};
-   struct vkt_device_desc desc = {
-       .extensions = exts, .extension_count = sizeof(exts) / sizeof(exts[0]), .feature_chain = &as};
-   VkResult res = vkt_device_create(&r->ctx, &desc, &r->dev);
-   if (res != VK_SUCCESS) {
-      test_fail(__FILE__, __LINE__, "vkCreateDevice with ray queries -> %s", vkt_result_name(res));
-      vkt_context_destroy(&r->ctx);
+   if (!rqu_device_create(&r->ctx, &as, &r->dev))
       return false;
-   }
-   res = vkt_buffer_create(&r->dev, INPUT_SIZE,
-                           VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |
-                               VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                           VKT_MEMORY_HOST, &r->input);
+   VkResult res = vkt_buffer_create(
+       &r->dev, INPUT_SIZE,
+       VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |
+           VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+       VKT_MEMORY_HOST, &r->input);
    if (res != VK_SUCCESS) {
       test_fail(__FILE__, __LINE__, "input buffer -> %s", vkt_result_name(res));
       vkt_teardown(&r->ctx, &r->dev);
@@ -470,19 +450,7 @@ static void scene_destroy(struct rig *r, struct scene *s)
 
 /* --- tracing ---------------------------------------------------------------------- */
 
-/* std430 layouts of the shader's Ray and Result. */
-struct ray {
-   float origin[3], tmin;
-   float direction[3], tmax;
-   uint32_t flags, cull_mask, mode;
-   float generate_t;
-};
-#define MODE_CONFIRM 1u
-#define MODE_GENERATE 2u
-/* gl_RayFlags* (GL_EXT_ray_query) = SPIR-V RayFlags. */
-#define RAY_OPAQUE 0x1u
-#define RAY_TERMINATE_ON_FIRST_HIT 0x4u
-#define RAY_CULL_BACK_FACING 0x10u
+/* std430 layout of the shader's Result (its Ray: struct ray). */
 
 struct ray_result {
    uint32_t type; /* 0 none, 1 triangle, 2 generated */
@@ -548,18 +516,8 @@ static bool trace(struct rig *r, const struct accel *tlas, const struct ray *ray
                     VK_WHOLE_SIZE);
    ctu_write_buffer(&r->dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, result_buf.buffer, 0,
                     VK_WHOLE_SIZE);
-   VkWriteDescriptorSetAccelerationStructureKHR as_write = {
-       .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
-       .accelerationStructureCount = 1,
-       .pAccelerationStructures = &tlas->handle};
-   VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                             .pNext = &as_write,
-                             .dstSet = set,
-                             .dstBinding = 0,
-                             .descriptorCount = 1,
-                             .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR};
    if (!update_after_bind)
-      vkUpdateDescriptorSets(r->dev.device, 1, &w, 0, NULL);
+      ctu_write_accel(&r->dev, set, 0, tlas->handle);
 
    VkCommandBuffer cmd = vkt_cmd_begin(&r->dev, r->ctx.universal_family);
    accel_barrier(cmd);
@@ -569,7 +527,7 @@ static bool trace(struct rig *r, const struct accel *tlas, const struct ray *ray
    ctu_compute_to_host_barrier(cmd);
    /* Recorded with the binding unwritten; written before submission. */
    if (update_after_bind)
-      vkUpdateDescriptorSets(r->dev.device, 1, &w, 0, NULL);
+      ctu_write_accel(&r->dev, set, 0, tlas->handle);
    VkResult res = vkt_cmd_submit_wait(&r->dev, r->ctx.universal_family, 0, cmd);
    VKT_CHECK(res);
    memcpy(out, result_buf.map, n * sizeof(*out));
