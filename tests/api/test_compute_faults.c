@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compute_test_util.h"
+#include "ray_query_test_util.h"
 #include "stderr_capture.h"
 
 /* An address nothing maps, as in test_device_lost.c. */
@@ -226,6 +227,63 @@ TEST_CASE(shader_load_from_unmapped_address_loses_only_its_device)
    vkt_device_destroy(&b);
    vkt_buffer_destroy(&a, &dest);
    destroy_lost_device(&a);
+   vkt_context_destroy(&ctx);
+}
+
+/* A ray query on a garbage acceleration-structure address (the shader
+ * makes one from a 64-bit push constant, OpConvertUToAccelerationStructure-
+ * KHR) ends in VK_ERROR_DEVICE_LOST and a fault report, never a crash. */
+TEST_CASE(ray_query_on_a_garbage_acceleration_structure_address_loses_the_device)
+{
+   struct vkt_context ctx;
+   if (!rqu_context_create(&ctx))
+      return;
+   VkPhysicalDeviceFeatures core = {.shaderInt64 = VK_TRUE};
+   VkPhysicalDeviceRayQueryFeaturesKHR rq = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, .rayQuery = VK_TRUE};
+   VkPhysicalDeviceAccelerationStructureFeaturesKHR as = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR,
+       .pNext = &rq,
+       .accelerationStructure = VK_TRUE};
+   static const char *const exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                                      VK_KHR_RAY_QUERY_EXTENSION_NAME,
+                                      VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
+                                      VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME,
+                                      VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME,
+                                      VK_KHR_MAINTENANCE_3_EXTENSION_NAME,
+                                      VK_KHR_SPIRV_1_4_EXTENSION_NAME,
+                                      VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME};
+   struct vkt_device_desc desc = {.extensions = exts,
+                                  .extension_count = sizeof(exts) / sizeof(exts[0]),
+                                  .features = &core,
+                                  .feature_chain = &as};
+   struct vkt_device dev;
+   VkResult r = vkt_device_create(&ctx, &desc, &dev);
+   if (r != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "vkCreateDevice with ray queries -> %s", vkt_result_name(r));
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   const uint64_t address = UNMAPPED_VA;
+   struct dispatch d = {
+       .shader = "spirv14_fault_bad_acceleration_structure",
+       .debug_name = "traces-a-garbage-structure",
+       .push = &address,
+       .push_size = sizeof(address),
+       .groups = 1,
+   };
+   struct stderr_capture cap;
+   REQUIRE(stderr_capture_begin(&cap));
+   r = run_dispatch(&dev, &d, true);
+   char *report = stderr_capture_end(&cap);
+   CHECK_MSG(r == VK_ERROR_DEVICE_LOST, "waiting for the faulting dispatch -> %s",
+             vkt_result_name(r));
+   CHECK_MSG(text_contains_nocase(report, "7f00000000"), "the fault report does not give 0x%llx",
+             UNMAPPED_VA);
+   CHECK_MSG(text_contains_nocase(report, "shader: traces-a-garbage-structure"),
+             "the fault report does not name the shader");
+   free(report);
+   destroy_lost_device(&dev);
    vkt_context_destroy(&ctx);
 }
 
