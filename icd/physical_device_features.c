@@ -101,7 +101,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(SHADER_INTEGER_DOT_PRODUCT_FEATURES, VkPhysicalDeviceShaderIntegerDotProductFeatures)         \
    X(MAINTENANCE_4_FEATURES, VkPhysicalDeviceMaintenance4Features)                                 \
    X(ACCELERATION_STRUCTURE_FEATURES_KHR, VkPhysicalDeviceAccelerationStructureFeaturesKHR)        \
-   X(RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR)
+   X(RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR)                                  \
+   X(IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT)
 
 /* Size of the feature struct with this sType, 0 if it is not one we know. */
 static size_t feature_struct_size(VkStructureType type)
@@ -230,6 +231,15 @@ static void set_supported_features(VkBaseOutStructure *s)
       /* Every SPV_KHR_ray_query instruction, on the TTU (docs/ray-query.md). */
       ((VkPhysicalDeviceRayQueryFeaturesKHR *)s)->rayQuery = VK_TRUE;
       break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT: {
+      /* A 2D view of one 3D slice is a header of its own (image_view.c),
+       * read by storage and sampled instructions alike
+       * (api.image_compatibility). */
+      VkPhysicalDeviceImage2DViewOf3DFeaturesEXT *f = (void *)s;
+      f->image2DViewOf3D = VK_TRUE;
+      f->sampler2DViewOf3D = VK_TRUE;
+      break;
+   }
    default:
       break;
    }
