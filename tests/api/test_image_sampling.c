@@ -235,6 +235,16 @@ static uint32_t make_cases(void)
    return n;
 }
 
+/* A filtered RGBA result against the reference, component by component. */
+static bool rgba_close(const float *got, const double want[4], double tol)
+{
+   for (int c = 0; c < 4; c++) {
+      if (fabs(got[c] - want[c]) > tol)
+         return false;
+   }
+   return true;
+}
+
 /* Runs `shader` (binding 0: view with one of `samplers`, 1: the coords,
  * 2: results, `result_bytes` a point, push constant: the point count) once
  * per sampler over the same `points` coordinates (a multiple of 64);
@@ -344,9 +354,7 @@ TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
          }
          checked++;
          const float *g = got + ((size_t)k * POINTS + i) * 4;
-         bool ok = true;
-         for (int c = 0; c < 4; c++)
-            ok = ok && fabs(g[c] - want[c]) <= tol;
+         bool ok = rgba_close(g, want, tol);
          if (!ok && wrong++ < 8)
             test_fail(__FILE__, __LINE__,
                       "case %u (filter %d mip %d address %d bias %.2f lod [%.1f, %.1f]) at "
@@ -433,9 +441,7 @@ TEST_CASE(unnormalized_coordinates_address_texels)
             continue;
          checked++;
          const float *g = got + ((size_t)k * POINTS + i) * 4;
-         bool ok = true;
-         for (int c = 0; c < 4; c++)
-            ok = ok && fabs(g[c] - want[c]) <= tol;
+         bool ok = rgba_close(g, want, tol);
          if (!ok && wrong++ < 5)
             test_fail(__FILE__, __LINE__,
                       "filter %d at texel (%.3f, %.3f): got (%.4f %.4f %.4f %.4f), want (%.4f "
@@ -899,9 +905,7 @@ TEST_CASE(linear_cube_sampling_is_seamless_across_edges_and_corners)
       double dir[3] = {xyzl[4 * p], xyzl[4 * p + 1], xyzl[4 * p + 2]}, want[4];
       reference_cube(&c, dir, want);
       const float *g = got + 4 * p;
-      bool ok = true;
-      for (int k = 0; k < 4; k++)
-         ok = ok && fabs(g[k] - want[k]) <= tol;
+      bool ok = rgba_close(g, want, tol);
       if (!ok && wrong++ < 8)
          test_fail(__FILE__, __LINE__,
                    "direction (%.4f, %.4f, %.4f): got (%.4f %.4f %.4f %.4f), want (%.4f %.4f "
