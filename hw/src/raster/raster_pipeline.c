@@ -1,0 +1,243 @@
+/* Raster engine top level: wires clip, setup, coarse, hi-Z, fine, ZROP,
+ * coalescing, fragment work and CROP in primitive order. */
+#include "raster/raster_pipeline.h"
+
+#include <string.h>
+
+#include "raster/raster_coarse.h"
+#include "raster/raster_fine.h"
+#include "raster/raster_point_line.h"
+
+struct tile_ctx {
+   struct raster_pipeline *p;
+   const struct raster_triangle *t;
+   bool early, hiz_cull;
+   struct raster_hiz_format hiz_format;
+};
+
+static bool early_tests(const struct raster_pipeline *p)
+{
+   /* docs/graphics-hw.md "Early or late tests". */
+   if (p->program_flags & PPU_GFX_PROGRAM_EARLY_TESTS)
+      return true;
+   return !(p->program_flags & (PPU_GFX_PROGRAM_WRITES_DEPTH | PPU_GFX_PROGRAM_MAY_DISCARD |
+                                PPU_GFX_PROGRAM_WRITES_SAMPLE_MASK | PPU_GFX_PROGRAM_SIDE_EFFECTS));
+}
+
+/* Fragment work, late tests and color for one warp batch. */
+static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
+                      const struct raster_triangle *t, bool early)
+{
+   struct raster_fragment_output out[PPU_GFX_QUADS_PER_WARP];
+   const struct raster_triangle *tris[PPU_GFX_QUADS_PER_WARP];
+   for (unsigned i = 0; i < b->count; i++) {
+      out[i].coverage = b->quads[i].coverage;
+      tris[i] = t;
+   }
+   p->warps++;
+   if (p->shade)
+      p->shade(p->shade_ctx, b, tris, out);
+   for (unsigned i = 0; i < b->count; i++) {
+      const struct raster_quad *q = &b->quads[i];
+      uint16_t cov = out[i].coverage & q->coverage;
+      if (!early && p->depth)
+         cov = rop_zrop_quad(&p->zs, p->depth, q->x, q->y, cov, q->depth, t->front_facing,
+                             &p->samples_passed);
+      else if (!early)
+         p->samples_passed += (uint64_t)__builtin_popcount(cov);
+      for (unsigned k = 0; k < PPU_GFX_COLOR_TARGETS; k++) {
+         if (p->color[k])
+            rop_crop_quad(&p->blend, k, p->color[k], q->x, q->y, cov, out[i].color[k], NULL);
+      }
+   }
+}
+
+static bool visit_tile(void *c, int32_t tx, int32_t ty, enum raster_tile_class cls)
+{
+   struct tile_ctx *ctx = c;
+   struct raster_pipeline *p = ctx->p;
+   p->tiles++;
+   if (ctx->hiz_cull) {
+      float lo, hi;
+      raster_hiz_triangle_range(ctx->t, tx, ty, &lo, &hi);
+      if (!raster_hiz_may_pass(p->hiz, &ctx->hiz_format, tx, ty, p->zs.depth_op, lo, hi)) {
+         p->tiles_hiz_culled++;
+         return true;
+      }
+   }
+   uint64_t passed_before = p->samples_passed;
+   struct raster_quad q[RASTER_QUADS_PER_TILE];
+   unsigned n = raster_fine_tile(ctx->t, tx, ty, p->samples_log2, p->sample_mask,
+                                 cls == RASTER_TILE_FULL, q);
+   struct raster_coalescer co;
+   struct raster_warp_batch full;
+   raster_coalescer_init(&co, false);
+   for (unsigned i = 0; i < n; i++) {
+      if (ctx->early) {
+         if (p->depth)
+            q[i].coverage = rop_zrop_quad(&p->zs, p->depth, q[i].x, q[i].y, q[i].coverage,
+                                          q[i].depth, ctx->t->front_facing, &p->samples_passed);
+         else
+            p->samples_passed += (uint64_t)__builtin_popcount(q[i].coverage);
+         if (!q[i].coverage)
+            continue;
+      }
+      p->quads++;
+      if (raster_coalescer_add(&co, &q[i], (uint32_t)p->primitives, &full))
+         run_batch(p, &full, ctx->t, ctx->early);
+   }
+   /* The functional model closes the batch at the tile's end, so hi-Z
+    * sees the tile's final depth; a timed model would keep coalescing
+    * across tiles and primitives. */
+   if (raster_coalescer_flush(&co, &full))
+      run_batch(p, &full, ctx->t, ctx->early);
+   /* Only a tile whose depth changed needs its range read back. */
+   bool depth_changed = p->zs.depth_test && p->zs.depth_write && p->samples_passed != passed_before;
+   if (p->hiz && p->depth && depth_changed) {
+      float zmin, zmax;
+      if (rop_zrop_tile_range(p->depth, tx, ty, &zmin, &zmax))
+         raster_hiz_set(p->hiz, tx, ty, zmin, zmax);
+   }
+   return true;
+}
+
+static void depth_format(const struct rop_surface *ds, struct raster_hiz_format *f)
+{
+   f->unorm = ds && ds->format != PPU_TEX_FORMAT_D32_SFLOAT &&
+              ds->format != PPU_TEX_FORMAT_D32_SFLOAT_S8_UINT;
+   unsigned bits = ds && ds->format == PPU_TEX_FORMAT_D16_UNORM ? 16 : 24;
+   f->quantum = f->unorm ? 1.0f / (float)((1u << bits) - 1u) : 0.0f;
+}
+
+static struct raster_window_vertex project(const struct raster_pipeline *p, const float c[4])
+{
+   double iw = 1.0 / c[3];
+   struct raster_window_vertex w;
+   w.x = c[0] * iw * p->viewport_scale[0] + p->viewport_offset[0];
+   w.y = c[1] * iw * p->viewport_scale[1] + p->viewport_offset[1];
+   w.z = (float)(c[2] * iw * p->viewport_scale[2] + p->viewport_offset[2]);
+   w.inverse_w = (float)iw;
+   return w;
+}
+
+static void init_ctx(struct raster_pipeline *p, struct tile_ctx *ctx)
+{
+   ctx->p = p;
+   ctx->t = NULL;
+   ctx->early = early_tests(p);
+   ctx->hiz_cull = p->hiz && p->depth && p->depth->has_depth &&
+                   rop_zrop_hiz_cull_allowed(&p->zs, p->program_flags);
+   depth_format(p->depth, &ctx->hiz_format);
+}
+
+/* Rasterizes a point or line quadrilateral with the given facing. */
+static bool draw_quadrilateral(struct raster_pipeline *p, struct tile_ctx *ctx,
+                               const struct raster_quadrilateral *q, bool front)
+{
+   struct raster_triangle t[2];
+   unsigned n = raster_setup_quadrilateral(&p->setup, q, t);
+   for (unsigned i = 0; i < n; i++) {
+      t[i].front_facing = front;
+      ctx->t = &t[i];
+      raster_coarse_walk(&t[i], visit_tile, ctx);
+   }
+   return n > 0;
+}
+
+static bool draw_segment(struct raster_pipeline *p, struct tile_ctx *ctx,
+                         const struct raster_window_vertex *a, const struct raster_window_vertex *b,
+                         bool front)
+{
+   struct raster_quadrilateral q;
+   raster_line_quadrilateral(a, b, p->line_width, &q);
+   return draw_quadrilateral(p, ctx, &q, front);
+}
+
+static bool draw_dot(struct raster_pipeline *p, struct tile_ctx *ctx,
+                     const struct raster_window_vertex *a, float size, bool front)
+{
+   struct raster_quadrilateral q;
+   raster_point_quadrilateral(a, size, &q);
+   return draw_quadrilateral(p, ctx, &q, front);
+}
+
+void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3][4])
+{
+   struct raster_clip_vertex v[RASTER_CLIP_MAX_VERTICES];
+   unsigned n = raster_clip_triangle(&p->clip, position, NULL, v);
+   struct tile_ctx ctx;
+   init_ctx(p, &ctx);
+   struct raster_window_vertex w[RASTER_CLIP_MAX_VERTICES];
+   for (unsigned i = 0; i < n; i++)
+      w[i] = project(p, v[i].position);
+   bool drawn = false;
+   if (p->polygon_mode != 0 && n >= 3) {
+      /* Facing of the whole polygon from its first non-degenerate fan
+       * triangle (a convex polygon's fan triangles share it). */
+      struct raster_setup_state facing_only = p->setup;
+      facing_only.cull = 0;
+      bool found = false, front = true;
+      for (unsigned i = 1; i + 1 < n && !found; i++) {
+         const struct raster_window_vertex f[3] = {w[0], w[i], w[i + 1]};
+         found = !raster_setup_culls(&facing_only, f, &front);
+      }
+      bool culled = !found || (front && (p->setup.cull & PPU_GFX_CULL_FRONT)) ||
+                    (!front && (p->setup.cull & PPU_GFX_CULL_BACK));
+      if (!culled) {
+         for (unsigned i = 0; i < n; i++) {
+            if (p->polygon_mode == 1)
+               drawn |= draw_segment(p, &ctx, &w[i], &w[(i + 1) % n], front);
+            else
+               drawn |= draw_dot(p, &ctx, &w[i], 1.0f, front);
+         }
+      }
+      n = 0;
+   }
+   for (unsigned i = 1; i + 1 < n; i++) {
+      const struct raster_window_vertex f[3] = {w[0], w[i], w[i + 1]};
+      struct raster_triangle t;
+      if (!raster_setup_triangle(&p->setup, f, &t))
+         continue;
+      drawn = true;
+      ctx.t = &t;
+      raster_coarse_walk(&t, visit_tile, &ctx);
+   }
+   p->primitives++;
+   p->primitives_culled += !drawn;
+}
+
+void raster_pipeline_line(struct raster_pipeline *p, const float position[2][4])
+{
+   struct tile_ctx ctx;
+   init_ctx(p, &ctx);
+   float t0, t1;
+   bool drawn = false;
+   if (raster_clip_line(&p->clip, position, &t0, &t1)) {
+      float c[2][4];
+      for (unsigned k = 0; k < 4; k++) {
+         float d = position[1][k] - position[0][k];
+         c[0][k] = position[0][k] + t0 * d;
+         c[1][k] = position[0][k] + t1 * d;
+      }
+      struct raster_window_vertex a = project(p, c[0]), b = project(p, c[1]);
+      drawn = draw_segment(p, &ctx, &a, &b, true);
+   }
+   p->primitives++;
+   p->primitives_culled += !drawn;
+}
+
+void raster_pipeline_point(struct raster_pipeline *p, const float position[4], float size)
+{
+   struct tile_ctx ctx;
+   init_ctx(p, &ctx);
+   const float *c = position;
+   /* Inside near/far (unless depth clamp) and in front of the eye. */
+   bool inside = c[3] > 0.0f && (p->clip.depth_clamp || (c[2] >= 0.0f && c[2] <= c[3]));
+   bool drawn = false;
+   if (inside) {
+      struct raster_window_vertex a = project(p, c);
+      drawn = draw_dot(p, &ctx, &a, size, true);
+   }
+   p->primitives++;
+   p->primitives_culled += !drawn;
+}

@@ -1,0 +1,68 @@
+/* The raster engine's top level for one draw's triangles: clipping engine
+ * -> setup -> coarse raster -> hi-Z -> fine raster -> early ZROP -> tile
+ * coalescing -> fragment work (a callback: the SM's fragment warps once
+ * they are wired) -> late ZROP -> CROP for every bound target, with the
+ * hi-Z ranges refreshed from ZROP after each tile. It owns no unit's
+ * logic; it wires them in the order docs/graphics-hw.md gives, in
+ * primitive order (ORDERED pixels).
+ */
+#ifndef PPU_RASTER_PIPELINE_H
+#define PPU_RASTER_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "raster/raster_clip.h"
+#include "raster/raster_coalesce.h"
+#include "raster/raster_hiz.h"
+#include "raster/raster_setup.h"
+#include "rop/rop_crop.h"
+#include "rop/rop_zrop.h"
+
+/* What the fragment work of one warp returns per quad: each target's
+ * color for its four pixels and the coverage after discard. */
+struct raster_fragment_output {
+   struct ppu_texel color[PPU_GFX_COLOR_TARGETS][4];
+   uint16_t coverage;
+};
+
+/* Shades a warp batch: out[i] for batch->quads[i] (coverage starts as the
+ * quad's). */
+typedef void (*raster_shade_fn)(void *ctx, const struct raster_warp_batch *batch,
+                                const struct raster_triangle *const *triangles,
+                                struct raster_fragment_output *out);
+
+struct raster_pipeline {
+   /* State (from the graphics state decoders). */
+   struct raster_clip_state clip;
+   struct raster_setup_state setup;
+   float viewport_scale[3], viewport_offset[3];
+   unsigned samples_log2;
+   uint32_t sample_mask;
+   struct rop_zs_state zs;
+   struct rop_blend_state blend;
+   struct rop_surface *color[PPU_GFX_COLOR_TARGETS]; /* NULL: not bound */
+   struct rop_surface *depth;                        /* NULL: none */
+   struct raster_hiz *hiz;                           /* NULL: no hi-Z */
+   uint32_t program_flags;                           /* PPU_GFX_PROGRAM_* */
+   uint8_t polygon_mode;                             /* 0 fill, 1 line, 2 point (POLYGON_MODE) */
+   float line_width; /* LINE_WIDTH, for lines and polygon mode LINE */
+   raster_shade_fn shade;
+   void *shade_ctx;
+   /* Counters. */
+   uint64_t primitives, primitives_culled, tiles, tiles_hiz_culled, quads, warps;
+   uint64_t samples_passed;
+};
+
+/* Draws one clip-space triangle (as its edges or vertices in polygon modes
+ * LINE and POINT: those of the clipped polygon, after the facing test,
+ * with the polygon's facing; polygon points are 1 pixel). */
+void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3][4]);
+
+/* Draws one clip-space line segment of line_width (clipped to near/far and
+ * the guard band), and one point of `size` pixels (dropped when outside
+ * near/far or behind the eye). */
+void raster_pipeline_line(struct raster_pipeline *p, const float position[2][4]);
+void raster_pipeline_point(struct raster_pipeline *p, const float position[4], float size);
+
+#endif
