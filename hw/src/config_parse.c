@@ -296,9 +296,6 @@ static void parse_line(struct parse *p, struct ppu_gpu_config *cfg, char *line, 
  * that set the (last) key involved. */
 static void check_whole(struct parse *p, const struct ppu_gpu_config *cfg)
 {
-   if (cfg->mode == PPU_GPU_MODE_TIMING)
-      report(p, p->line_of[PPU_HWCFG_KEY_GPU_MODE],
-             "gpu.mode = timing: the timing mode is not implemented yet; use functional");
    uint64_t sms = (uint64_t)cfg->gpc_count * cfg->tpcs_per_gpc * cfg->sms_per_tpc;
    if (sms > 256) {
       unsigned line = p->line_of[PPU_HWCFG_KEY_GPU_GPCS];
@@ -371,12 +368,9 @@ const char *ppu_hw_config_preset_text(const char *name)
    return NULL;
 }
 
-unsigned ppu_hw_config_load(struct ppu_gpu_config *cfg, const char *spec, char *err,
-                            size_t err_size)
+/* A preset or a file on top of the defaults. */
+static unsigned load_base(struct ppu_gpu_config *cfg, const char *spec, char *err, size_t err_size)
 {
-   ppu_gpu_config_default(cfg);
-   if (err && err_size)
-      err[0] = '\0';
    if (!strchr(spec, '/') && !strchr(spec, '.')) {
       const char *text = ppu_hw_config_preset_text(spec);
       if (text) {
@@ -412,5 +406,37 @@ unsigned ppu_hw_config_load(struct ppu_gpu_config *cfg, const char *spec, char *
    }
    unsigned errors = ppu_hw_config_parse(cfg, text, spec, err, err_size);
    free(text);
+   return errors;
+}
+
+unsigned ppu_hw_config_load(struct ppu_gpu_config *cfg, const char *spec, char *err,
+                            size_t err_size)
+{
+   ppu_gpu_config_default(cfg);
+   if (err && err_size)
+      err[0] = '\0';
+   const char *comma = strchr(spec, ',');
+   if (!comma)
+      return load_base(cfg, spec, err, err_size);
+   /* "base,key=value,...": the overrides are lines of a second file read on
+    * top of the base (so they may set a key the base set). */
+   size_t base_len = (size_t)(comma - spec);
+   char *copy = malloc(strlen(spec) + 1);
+   if (!copy) {
+      if (err && err_size)
+         snprintf(err, err_size, "out of memory reading '%s'\n", spec);
+      return 1;
+   }
+   strcpy(copy, spec);
+   copy[base_len] = '\0';
+   unsigned errors = load_base(cfg, copy, err, err_size);
+   char *overrides = copy + base_len + 1;
+   for (char *c = overrides; *c; c++)
+      if (*c == ',')
+         *c = '\n';
+   size_t used = err ? strlen(err) : 0;
+   errors += ppu_hw_config_parse(cfg, overrides, "overrides after ','", err ? err + used : NULL,
+                                 err_size > used ? err_size - used : 0);
+   free(copy);
    return errors;
 }

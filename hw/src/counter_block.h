@@ -5,7 +5,10 @@
  * single writer: an add is a relaxed load plus a relaxed store (a plain add on
  * x86-64, no locked instruction), and host threads read with relaxed loads.
  * A unit that later runs on several threads must keep per-thread blocks and
- * sum them in ppu_gpu_read_counters instead of sharing this one.
+ * sum them in ppu_gpu_read_counters instead of sharing this one (the SMs
+ * do: each SM has its block, written by the one worker that runs it). The
+ * timing mode's worker writes timing.chip_cycles into the chip's block; no
+ * other thread writes that counter.
  */
 #ifndef PPU_COUNTER_BLOCK_H
 #define PPU_COUNTER_BLOCK_H

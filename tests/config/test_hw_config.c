@@ -206,8 +206,40 @@ TEST_CASE(out_of_range_values_give_the_range)
    check_one_error("gpu.gpcs = 16\ngpu.tpcs_per_gpc = 16\n\ngpu.sms_per_tpc = 2\n",
                    "test.conf:4: gpu.gpcs x gpu.tpcs_per_gpc x gpu.sms_per_tpc = 16 x 16 x 2 = "
                    "512 SMs");
-   check_one_error("gpu.mode = timing", "test.conf:1: gpu.mode = timing: the timing mode is not "
-                                        "implemented yet");
+}
+
+TEST_CASE(overrides_after_a_comma_apply_on_top_of_a_preset)
+{
+   struct ppu_gpu_config cfg, desktop;
+   char err[512];
+   REQUIRE(ppu_hw_config_load(&desktop, "desktop", err, sizeof(err)) == 0);
+   CHECK_EQ_U64(
+       ppu_hw_config_load(&cfg, "desktop,gpu.mode=timing, sm.alu.latency = 6", err, sizeof(err)),
+       0);
+   CHECK(cfg.mode == PPU_GPU_MODE_TIMING);
+   CHECK_EQ_U64(cfg.alu_latency, 6);
+   CHECK_EQ_U64(cfg.gpc_count, desktop.gpc_count);
+   /* A key the preset sets may be overridden. */
+   CHECK_EQ_U64(ppu_hw_config_load(&cfg, "desktop,gpu.gpcs=1", err, sizeof(err)), 0);
+   CHECK_EQ_U64(cfg.gpc_count, 1);
+   /* Mistakes in either part are reported. */
+   CHECK_EQ_U64(ppu_hw_config_load(&cfg, "mobile,sm.alu.latency=0", err, sizeof(err)), 1);
+   CHECK_MSG(strstr(err, "sm.alu.latency = 0 is out of range") != NULL, "got: %s", err);
+   CHECK_EQ_U64(ppu_hw_config_load(&cfg, "mobil,gpu.mode=timing", err, sizeof(err)), 1);
+   CHECK_MSG(strstr(err, "did you mean 'mobile'") != NULL, "got: %s", err);
+}
+
+TEST_CASE(timing_mode_is_accepted)
+{
+   struct ppu_gpu_config cfg;
+   ppu_gpu_config_default(&cfg);
+   char err[256] = "";
+   CHECK_EQ_U64(ppu_hw_config_parse(&cfg, "gpu.mode = timing\nl2.size = 2 MiB\n", "test.conf", err,
+                                    sizeof(err)),
+                0u);
+   CHECK(cfg.mode == PPU_GPU_MODE_TIMING);
+   CHECK_EQ_U64(cfg.l2_size, 2ull << 20);
+   check_one_error("sm.alu.latency = 0", "sm.alu.latency = 0 is out of range 1 .. 1000");
 }
 
 TEST_CASE(duplicate_keys_name_both_lines)

@@ -1,6 +1,7 @@
 /* ppu-config: what chip a hardware configuration describes.
  *
- *   ppu-config [PRESET|FILE]   every key with its value, unit and whether it
+ *   ppu-config [PRESET|FILE][,KEY=VALUE...]
+ *                              every key with its value, unit and whether it
  *                              is the default (no argument: $VKPPU_HW_CONFIG,
  *                              else the default chip); the output is itself
  *                              a valid configuration file
@@ -18,7 +19,8 @@
 
 static int usage(void)
 {
-   fprintf(stderr, "usage: ppu-config [PRESET|FILE] | --doc | --preset NAME | --list\n");
+   fprintf(stderr,
+           "usage: ppu-config [PRESET|FILE][,KEY=VALUE...] | --doc | --preset NAME | --list\n");
    return 2;
 }
 

@@ -100,7 +100,55 @@ struct ppu_gpu;
      "node fetches of predicted walks beyond a full traversal's: all of a misprediction's, and "   \
      "the excess of a verified walk that cost more than the full traversal")                       \
    X(TTU_PREDICTOR_UPDATES, "ttu.predictor_updates", "updates",                                    \
-     "predictor table updates: an occlusion ray's hit taught the table its Go Up Level node")
+     "predictor table updates: an occlusion ray's hit taught the table its Go Up Level node")      \
+   X(TTU_STACK_SPILLS, "ttu.stack_spills", "entries",                                              \
+     "traversal stack entries pushed beyond ttu.stack_entries, written to local memory")           \
+   X(TTU_DATAPATH_SWITCHES, "ttu.datapath_switches", "switches",                                   \
+     "changes of the intersection datapath's input between box and triangle tests")                \
+   /* Timing mode only (docs/timing.md): 0 in functional mode. */                                  \
+   X(TIMING_CHIP_CYCLES, "timing.chip_cycles", "cycles",                                           \
+     "chip cycles of compute grids, LAUNCH to the last workgroup's end (sum over grids)")          \
+   X(SM_CYCLES, "sm.cycles", "cycles", "cycles SMs held at least one warp (sum over SMs)")         \
+   X(SM_WARP_OCCUPANCY_SUM, "sm.warp_occupancy_sum", "warps",                                      \
+     "resident warps summed over SM cycles (divide by sm.cycles for the mean)")                    \
+   X(SM_ISSUE_CYCLES, "sm.issue_cycles", "cycles", "scheduler cycles that issued an instruction")  \
+   X(SM_STALL_DEPENDENCY, "sm.stall_dependency", "cycles",                                         \
+     "scheduler cycles without issue: the oldest warp waited for an ALU/FMA/SFU result")           \
+   X(SM_STALL_MEMORY, "sm.stall_memory", "cycles",                                                 \
+     "scheduler cycles without issue: the oldest warp waited for a load, texture or TTU result")   \
+   X(SM_STALL_PIPE_BUSY, "sm.stall_pipe_busy", "cycles",                                           \
+     "scheduler cycles without issue: the oldest warp's pipeline (or the TTU) was full")           \
+   X(SM_STALL_BARRIER, "sm.stall_barrier", "cycles",                                               \
+     "scheduler cycles without issue: the oldest warp waited at a barrier")                        \
+   X(SM_STALL_FETCH, "sm.stall_fetch", "cycles",                                                   \
+     "scheduler cycles without issue: the oldest warp waited for an instruction-cache fill")       \
+   X(SM_STALL_NO_WARP, "sm.stall_no_warp", "cycles",                                               \
+     "scheduler cycles without issue: the scheduler had no resident warp")                         \
+   X(SM_SHARED_BANK_CONFLICTS, "sm.shared_bank_conflicts", "cycles",                               \
+     "extra shared-memory cycles because lanes of one instruction used one bank")                  \
+   X(L1_HITS, "l1.hits", "lines", "L1 lookups that hit (LSU, TTU L0 fills, texture fills)")        \
+   X(L1_MISSES, "l1.misses", "lines", "L1 lookups that missed and went to the L2")                 \
+   X(L1_MSHR_STALLS, "l1.mshr_stalls", "misses",                                                   \
+     "L1 misses that waited because every MSHR was in use")                                        \
+   X(L2_HITS, "l2.hits", "lines", "L2 lookups that hit")                                           \
+   X(L2_MISSES, "l2.misses", "lines", "L2 lookups that missed")                                    \
+   X(DRAM_BYTES_READ, "dram.bytes_read", "bytes", "bytes read from DRAM (L2 line fills)")          \
+   X(DRAM_BYTES_WRITTEN, "dram.bytes_written", "bytes",                                            \
+     "bytes written to DRAM (dirty L2 lines evicted)")                                             \
+   X(TTU_DATAPATH_BUSY_CYCLES, "ttu.datapath_busy_cycles", "cycles",                               \
+     "cycles the intersection datapath accepted tests (divide by sm.cycles for utilization)")      \
+   X(TTU_MERGED_REQUESTS, "ttu.merged_requests", "lines",                                          \
+     "L0 misses served by another ray's request for the same line (ttu.merge_node_requests)")      \
+   X(TTU_RAY_LATENCY_LT_64, "ttu.ray_latency_lt_64", "rays",                                       \
+     "TTU instructions of one lane that took under 64 cycles")                                     \
+   X(TTU_RAY_LATENCY_LT_256, "ttu.ray_latency_lt_256", "rays",                                     \
+     "TTU lane instructions of 64..255 cycles")                                                    \
+   X(TTU_RAY_LATENCY_LT_1024, "ttu.ray_latency_lt_1024", "rays",                                   \
+     "TTU lane instructions of 256..1023 cycles")                                                  \
+   X(TTU_RAY_LATENCY_LT_4096, "ttu.ray_latency_lt_4096", "rays",                                   \
+     "TTU lane instructions of 1024..4095 cycles")                                                 \
+   X(TTU_RAY_LATENCY_GE_4096, "ttu.ray_latency_ge_4096", "rays",                                   \
+     "TTU lane instructions of 4096 cycles or more")
 
 enum ppu_counter {
 #define PPU_COUNTER_ENUM_(id, name, unit, desc) PPU_COUNTER_##id,

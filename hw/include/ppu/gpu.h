@@ -24,7 +24,8 @@ struct ppu_channel;
 
 enum ppu_gpu_mode {
    PPU_GPU_MODE_FUNCTIONAL = 0, /* instruction by instruction, no cycles */
-   PPU_GPU_MODE_TIMING = 1,     /* cycle-level; not implemented yet (refused) */
+   PPU_GPU_MODE_TIMING = 1,     /* cycle-level: the same execution, issued when the units allow
+                                 * (docs/timing.md) */
 };
 
 /* Chip configuration. Grows with the model (timing, caches, SMs...). Every
@@ -57,12 +58,37 @@ struct ppu_gpu_config {
    uint32_t tlb_entries;  /* mmu.tlb_entries */
    uint32_t ttu_l0_lines; /* ttu.l0_lines */
 
-   /* Timing mode only: validated now, used when the timing mode lands. */
-   double clock_ghz;                      /* gpu.clock */
-   uint32_t ttu_ray_queue_slots;          /* ttu.ray_queue_slots */
-   uint32_t ttu_box_tests_per_cycle;      /* ttu.box_tests_per_cycle */
-   uint32_t ttu_triangle_tests_per_cycle; /* ttu.triangle_tests_per_cycle */
-   bool ttu_merge_node_requests;          /* ttu.merge_node_requests */
+   uint32_t ttu_stack_entries; /* ttu.stack_entries: beyond them the stack spills */
+
+   /* Timing mode only (docs/timing.md): latencies and widths of the units. */
+   double clock_ghz;                                /* gpu.clock */
+   bool timing_progress;                            /* gpu.timing_progress */
+   uint32_t ttu_ray_queue_slots;                    /* ttu.ray_queue_slots */
+   uint32_t ttu_box_tests_per_cycle;                /* ttu.box_tests_per_cycle */
+   uint32_t ttu_triangle_tests_per_cycle;           /* ttu.triangle_tests_per_cycle */
+   bool ttu_merge_node_requests;                    /* ttu.merge_node_requests */
+   uint32_t ttu_warps_in_flight;                    /* ttu.warps_in_flight */
+   uint32_t ttu_datapath_stages;                    /* ttu.datapath_stages */
+   uint32_t ttu_switch_penalty;                     /* ttu.switch_penalty_cycles */
+   uint32_t ttu_l0_latency;                         /* ttu.l0_latency */
+   uint32_t ttu_setup_latency;                      /* ttu.setup_latency */
+   uint32_t launch_latency;                         /* compute.launch_latency */
+   uint32_t workgroup_launch_cycles;                /* compute.workgroup_launch_cycles */
+   uint32_t sm_schedulers;                          /* sm.schedulers */
+   uint32_t sm_issue_width;                         /* sm.issue_width */
+   uint32_t sm_issue_window;                        /* sm.issue_window */
+   uint32_t sm_scheduler_timeout;                   /* sm.scheduler_timeout */
+   uint32_t alu_latency, alu_interval;              /* sm.alu.* */
+   uint32_t fma_latency, fma_interval;              /* sm.fma.* */
+   uint32_t sfu_latency, sfu_interval;              /* sm.sfu.* */
+   uint32_t fp64_latency, fp64_interval;            /* sm.fp64.* */
+   uint32_t shared_latency;                         /* sm.shared.latency */
+   uint32_t tex_latency;                            /* tex.latency */
+   uint32_t l1_size, l1_ways, l1_latency, l1_mshrs; /* l1.* */
+   uint64_t l2_size;                                /* l2.size */
+   uint32_t l2_ways, l2_latency;                    /* l2.* */
+   uint32_t dram_latency;                           /* dram.latency */
+   uint32_t dram_bytes_per_cycle;                   /* dram.bytes_per_cycle */
 };
 
 /* Zero (the predictor disabled), then every key at its documented default

@@ -26,12 +26,11 @@ enum ppu_hw_config_type {
    PPU_HWCFG_FLOAT, /* decimal, optionally followed by the key's unit */
 };
 
-/* Who reads a key today. Honest about the timing mode: its keys are parsed
- * and range-checked now so files written today stay valid, but only the
- * timing mode, when it lands, will act on them. */
+/* Who reads a key: the functional model (and so both modes), or only the
+ * timing mode (docs/timing.md). */
 enum ppu_hw_config_use {
    PPU_HWCFG_USE_MODEL,  /* the functional model acts on it */
-   PPU_HWCFG_USE_TIMING, /* validated now, used by the timing mode */
+   PPU_HWCFG_USE_TIMING, /* only gpu.mode = timing acts on it */
 };
 
 #define PPU_HWCFG_U64_MAX 18446744073709551615ull
@@ -51,10 +50,15 @@ enum ppu_hw_config_use {
 #define PPU_HW_CONFIG_KEYS(X)                                                                      \
    X(GPU_MODE, "gpu.mode", PPU_HWCFG_ENUM, mode, PPU_GPU_MODE_FUNCTIONAL, 0, 1, 0, "",             \
      PPU_HWCFG_USE_MODEL, ppu_gpu_mode_names,                                                      \
-     "how the model runs: `functional` (fast, instruction by instruction); `timing` is named "     \
-     "so files can say it, and is refused until the timing mode lands")                            \
+     "how the model runs: `functional` (fast, instruction by instruction) or `timing` (the "       \
+     "same execution, each warp instruction issued when scoreboard, pipelines, caches and "        \
+     "DRAM allow; counts cycles; docs/timing.md)")                                                 \
    X(GPU_CLOCK, "gpu.clock", PPU_HWCFG_FLOAT, clock_ghz, 1.0, 0.05, 10.0, 0, "GHz",                \
      PPU_HWCFG_USE_TIMING, NULL, "core clock: turns the timing mode's cycles into time")           \
+   X(GPU_TIMING_PROGRESS, "gpu.timing_progress", PPU_HWCFG_BOOL, timing_progress, 1, 0, 1, 0, "",  \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "a grid that runs longer than a second reports simulated cycles and % of its workgroups "     \
+     "done on stderr, once a second")                                                              \
    X(GPU_VRAM, "gpu.vram", PPU_HWCFG_SIZE, vram_size, 8ull << 30, 16ull << 20, 1ull << 40, 4096,   \
      "B", PPU_HWCFG_USE_MODEL, NULL,                                                               \
      "device memory, whole 4 KiB pages; reserved lazily, so it costs host RAM only once touched")  \
@@ -90,6 +94,10 @@ enum ppu_hw_config_use {
      PPU_HWCFG_USE_MODEL, NULL,                                                                    \
      "TTU L0 cache lines of 128 bytes, fully associative LRU; the beam-tracing seed's 8. Changes " \
      "`ttu.l0_hits`/`ttu.l0_misses`, never results")                                               \
+   X(TTU_STACK_ENTRIES, "ttu.stack_entries", PPU_HWCFG_INT, ttu_stack_entries, 8, 1, 64, 0,        \
+     "entries", PPU_HWCFG_USE_MODEL, NULL,                                                         \
+     "per-ray traversal stack entries (pending child nodes) the TTU holds; more spill to "         \
+     "local memory (predictor notes: 8). Changes `ttu.stack_spills`, never results")               \
    X(TTU_RAY_QUEUE_SLOTS, "ttu.ray_queue_slots", PPU_HWCFG_INT, ttu_ray_queue_slots, 32, 1, 1024,  \
      0, "slots", PPU_HWCFG_USE_TIMING, NULL,                                                       \
      "rays in flight in the TTU scheduler's queue, hiding L0 miss latency (beam-tracing "          \
@@ -106,6 +114,26 @@ enum ppu_hw_config_use {
      1, 0, 1, 0, "", PPU_HWCFG_USE_TIMING, NULL,                                                   \
      "rays waiting for the same BVH line share one L0 fill instead of one fill each, as "          \
      "the predictor notes' RT unit merges same-node requests")                                     \
+   X(TTU_WARPS_IN_FLIGHT, "ttu.warps_in_flight", PPU_HWCFG_INT, ttu_warps_in_flight, 8, 1, 64, 0,  \
+     "warps", PPU_HWCFG_USE_TIMING, NULL,                                                          \
+     "TTU instructions (warps) the TTU works on at once; another waits to issue (predictor "       \
+     "notes: the RT unit executes up to 8 warps)")                                                 \
+   X(TTU_DATAPATH_STAGES, "ttu.datapath_stages", PPU_HWCFG_INT, ttu_datapath_stages, 8, 1, 64, 0,  \
+     "stages", PPU_HWCFG_USE_TIMING, NULL,                                                         \
+     "pipeline stages of the unified intersection datapath: latency of one test (unified "         \
+     "datapath seed, FIG. 4: stages 0..7)")                                                        \
+   X(TTU_SWITCH_PENALTY, "ttu.switch_penalty_cycles", PPU_HWCFG_INT, ttu_switch_penalty, 1, 0, 64, \
+     0, "cycles", PPU_HWCFG_USE_TIMING, NULL,                                                      \
+     "issue cycles lost when the datapath's input changes between box and triangle tests (the "    \
+     "control unit reconfigures the mux layers; an assumption, the seed gives no figure)")         \
+   X(TTU_L0_LATENCY, "ttu.l0_latency", PPU_HWCFG_INT, ttu_l0_latency, 2, 1, 1000, 0, "cycles",     \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "cycles from a node request to its data when the L0 hits (predictor notes: 2 cycles of "      \
+     "table access)")                                                                              \
+   X(TTU_SETUP_LATENCY, "ttu.setup_latency", PPU_HWCFG_INT, ttu_setup_latency, 4, 0, 1000, 0,      \
+     "cycles", PPU_HWCFG_USE_TIMING, NULL,                                                         \
+     "cycles of a TTU instruction before its first node request: queueing and setup "              \
+     "(assumption)")                                                                               \
    X(TTU_PREDICTOR_ENABLED, "ttu.predictor.enabled", PPU_HWCFG_BOOL, ttu_predictor.enabled, 0, 0,  \
      1, 0, "", PPU_HWCFG_USE_MODEL, NULL,                                                          \
      "the ray-intersection predictor of the MICRO 2021 paper, for occlusion rays "                 \
@@ -143,6 +171,79 @@ enum ppu_hw_config_use {
    X(TTU_PREDICTOR_REPACKING, "ttu.predictor.repacking", PPU_HWCFG_ENUM, ttu_predictor.repacking,  \
      PPU_TTU_PREDICTOR_REPACKING_ON, 1, 2, 0, "", PPU_HWCFG_USE_TIMING,                            \
      ppu_ttu_predictor_repacking_names, "warp repacking of predicted rays: `on` or `off`")         \
+   X(COMPUTE_LAUNCH_LATENCY, "compute.launch_latency", PPU_HWCFG_INT, launch_latency, 1000, 0,     \
+     1000000, 0, "cycles", PPU_HWCFG_USE_TIMING, NULL,                                             \
+     "cycles from LAUNCH to the first workgroup: host interface, front end reading the QMD and "   \
+     "constant banks (assumption: about 1 us)")                                                    \
+   X(COMPUTE_WORKGROUP_LAUNCH_CYCLES, "compute.workgroup_launch_cycles", PPU_HWCFG_INT,            \
+     workgroup_launch_cycles, 20, 0, 100000, 0, "cycles", PPU_HWCFG_USE_TIMING, NULL,              \
+     "cycles the CWDU takes to place one workgroup on an SM (assumption)")                         \
+   X(SM_SCHEDULERS, "sm.schedulers", PPU_HWCFG_INT, sm_schedulers, 4, 1, 16, 0, "schedulers",      \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "warp schedulers per SM, each with its own pipelines; warp slot i belongs to scheduler i "    \
+     "mod schedulers")                                                                             \
+   X(SM_ISSUE_WIDTH, "sm.issue_width", PPU_HWCFG_INT, sm_issue_width, 1, 1, 8, 0,                  \
+     "instructions/cycle", PPU_HWCFG_USE_TIMING, NULL,                                             \
+     "warp instructions one scheduler issues per cycle (from different warps)")                    \
+   X(SM_ISSUE_WINDOW, "sm.issue_window", PPU_HWCFG_INT, sm_issue_window, 16, 1, 64, 0, "warps",    \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "oldest warps of a scheduler whose next instruction it considers each cycle "                 \
+     "(multithreaded-sm seed, FIG. 6: instruction window)")                                        \
+   X(SM_SCHEDULER_TIMEOUT, "sm.scheduler_timeout", PPU_HWCFG_INT, sm_scheduler_timeout, 1000, 1,   \
+     1000000, 0, "cycles", PPU_HWCFG_USE_TIMING, NULL,                                             \
+     "a warp ready but not issued for this long goes before older warps (seed FIG. 6: "            \
+     "timeout)")                                                                                   \
+   X(SM_ALU_LATENCY, "sm.alu.latency", PPU_HWCFG_INT, alu_latency, 4, 1, 1000, 0, "cycles",        \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "integer, logic, move, compare, conversion, subgroup and control instructions: cycles "       \
+     "until a dependent instruction may issue")                                                    \
+   X(SM_ALU_INTERVAL, "sm.alu.interval", PPU_HWCFG_INT, alu_interval, 1, 1, 64, 0, "cycles",       \
+     PPU_HWCFG_USE_TIMING, NULL, "cycles between two warp instructions on one scheduler's ALU")    \
+   X(SM_FMA_LATENCY, "sm.fma.latency", PPU_HWCFG_INT, fma_latency, 4, 1, 1000, 0, "cycles",        \
+     PPU_HWCFG_USE_TIMING, NULL, "FP32 add, multiply, FMA, min/max, compare and rounding")         \
+   X(SM_FMA_INTERVAL, "sm.fma.interval", PPU_HWCFG_INT, fma_interval, 1, 1, 64, 0, "cycles",       \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "cycles between two warp instructions on one scheduler's FMA "                                \
+     "pipe")                                                                                       \
+   X(SM_SFU_LATENCY, "sm.sfu.latency", PPU_HWCFG_INT, sfu_latency, 20, 1, 1000, 0, "cycles",       \
+     PPU_HWCFG_USE_TIMING, NULL, "MUFU (transcendentals), FDIV, IDIV and IREM")                    \
+   X(SM_SFU_INTERVAL, "sm.sfu.interval", PPU_HWCFG_INT, sfu_interval, 8, 1, 64, 0, "cycles",       \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "cycles between two warp instructions on one scheduler's SFU (8: 4 lanes per cycle)")         \
+   X(SM_FP64_LATENCY, "sm.fp64.latency", PPU_HWCFG_INT, fp64_latency, 8, 1, 1000, 0, "cycles",     \
+     PPU_HWCFG_USE_TIMING, NULL, "F64 arithmetic")                                                 \
+   X(SM_FP64_INTERVAL, "sm.fp64.interval", PPU_HWCFG_INT, fp64_interval, 16, 1, 64, 0, "cycles",   \
+     PPU_HWCFG_USE_TIMING, NULL, "cycles between two F64 warp instructions on one scheduler")      \
+   X(SM_SHARED_LATENCY, "sm.shared.latency", PPU_HWCFG_INT, shared_latency, 24, 1, 1000, 0,        \
+     "cycles", PPU_HWCFG_USE_TIMING, NULL,                                                         \
+     "shared-memory load without bank conflicts; each extra access to one of the 32 banks adds "   \
+     "a cycle")                                                                                    \
+   X(TEX_LATENCY, "tex.latency", PPU_HWCFG_INT, tex_latency, 100, 1, 10000, 0, "cycles",           \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "texture instruction whose texels hit the texture cache: queue, TAU, latency FIFO, TFU, "     \
+     "TRB; misses add their L1/L2/DRAM time")                                                      \
+   X(L1_SIZE, "l1.size", PPU_HWCFG_SIZE, l1_size, 64u << 10, 4u << 10, 16u << 20, 4096, "B",       \
+     PPU_HWCFG_USE_TIMING, NULL,                                                                   \
+     "per-SM L1 data cache (128-byte lines) shared by the LSU, the TTU's L0 fills and the "        \
+     "texture cache's fills")                                                                      \
+   X(L1_WAYS, "l1.ways", PPU_HWCFG_INT, l1_ways, 4, 1, 64, 0, "ways", PPU_HWCFG_USE_TIMING, NULL,  \
+     "associativity of the L1 (LRU)")                                                              \
+   X(L1_LATENCY, "l1.latency", PPU_HWCFG_INT, l1_latency, 32, 1, 10000, 0, "cycles",               \
+     PPU_HWCFG_USE_TIMING, NULL, "global load that hits the L1")                                   \
+   X(L1_MSHRS, "l1.mshrs", PPU_HWCFG_INT, l1_mshrs, 64, 1, 4096, 0, "lines", PPU_HWCFG_USE_TIMING, \
+     NULL, "L1 misses in flight per SM; a further miss waits for the oldest to return")            \
+   X(L2_SIZE, "l2.size", PPU_HWCFG_SIZE, l2_size, 1u << 20, 64u << 10, 1ull << 32, 4096, "B",      \
+     PPU_HWCFG_USE_TIMING, NULL, "L2 cache shared by all SMs (128-byte lines, write-back)")        \
+   X(L2_WAYS, "l2.ways", PPU_HWCFG_INT, l2_ways, 16, 1, 64, 0, "ways", PPU_HWCFG_USE_TIMING, NULL, \
+     "associativity of the L2 (LRU)")                                                              \
+   X(L2_LATENCY, "l2.latency", PPU_HWCFG_INT, l2_latency, 190, 1, 10000, 0, "cycles",              \
+     PPU_HWCFG_USE_TIMING, NULL, "load that misses the L1 and hits the L2, from issue")            \
+   X(DRAM_LATENCY, "dram.latency", PPU_HWCFG_INT, dram_latency, 250, 1, 100000, 0, "cycles",       \
+     PPU_HWCFG_USE_TIMING, NULL, "cycles a line fetch from DRAM adds to an L2 miss")               \
+   X(DRAM_BYTES_PER_CYCLE, "dram.bytes_per_cycle", PPU_HWCFG_INT, dram_bytes_per_cycle, 64, 1,     \
+     65536, 0, "bytes/cycle", PPU_HWCFG_USE_TIMING, NULL,                                          \
+     "DRAM bandwidth in core cycles: each 128-byte line read or written back occupies the bus "    \
+     "128 / this cycles")                                                                          \
    X(COMPUTE_WATCHDOG_WARP_INSTRUCTIONS, "compute.watchdog_warp_instructions", PPU_HWCFG_INT,      \
      watchdog_warp_instructions, 1ull << 34, 0, PPU_HWCFG_U64_MAX, 0, "instructions",              \
      PPU_HWCFG_USE_MODEL, NULL,                                                                    \
@@ -201,7 +302,9 @@ unsigned ppu_hw_config_parse(struct ppu_gpu_config *cfg, const char *text, const
                              char *err, size_t err_size);
 
 /* Defaults, then `spec`: the name of a built-in preset, or a path to a file
- * (anything with a '/' or a '.' is a path). Returns the number of errors. */
+ * (anything with a '/' or a '.' is a path), optionally followed by
+ * `,key=value` overrides read on top of it ("desktop,gpu.mode=timing").
+ * Returns the number of errors. */
 unsigned ppu_hw_config_load(struct ppu_gpu_config *cfg, const char *spec, char *err,
                             size_t err_size);
 

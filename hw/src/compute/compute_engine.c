@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compute/compute_timing.h"
 #include "compute/qmd_validate.h"
+#include "compute/sm_timing.h"
 #include "fault.h"
 #include "ppu/methods.h"
 #include "ppu/qmd.h"
@@ -31,6 +33,10 @@ void ppu_grid_report_fault(struct ppu_grid *g, const struct ppu_fault *f)
  * workgroups for them and none is resident, or the grid aborts. */
 static void run_grid(struct ppu_compute_engine *ce, uint32_t worker, struct ppu_grid *grid)
 {
+   if (ce->timing) {
+      ppu_compute_run_grid_timed(ce, grid);
+      return;
+   }
    for (;;) {
       bool busy = false;
       for (uint32_t s = worker; s < ce->sm_count; s += ce->worker_count) {
@@ -110,6 +116,15 @@ static int check_config(const struct ppu_gpu_config *c, char *err, size_t n)
       bad = "tlb_entries must be a power of two, 1..256";
    else if (c->ttu_l0_lines == 0 || c->ttu_l0_lines > PPU_TTU_L0_LINES_MAX)
       bad = "ttu_l0_lines must be 1..64";
+   else if (c->mode == PPU_GPU_MODE_TIMING &&
+            (c->sm_schedulers == 0 || c->sm_schedulers > PPU_SM_SCHEDULERS_MAX ||
+             c->sm_issue_width == 0 || c->sm_issue_window == 0 || c->sm_issue_window > 64 ||
+             c->ttu_warps_in_flight == 0 || c->ttu_ray_queue_slots == 0 || c->l1_mshrs == 0))
+      bad = "timing mode: sm.schedulers must be 1..16 and sm.issue_width, sm.issue_window "
+            "(<= 64), ttu.warps_in_flight, ttu.ray_queue_slots and l1.mshrs at least 1";
+   else if (c->mode == PPU_GPU_MODE_TIMING && (c->l1_ways == 0 || c->l1_size / 128 < c->l1_ways ||
+                                               c->l2_ways == 0 || c->l2_size / 128 < c->l2_ways))
+      bad = "timing mode: l1.size and l2.size must hold at least one line per way";
    if (bad && err && n)
       snprintf(err, n, "compute configuration: %s", bad);
    return bad ? EINVAL : 0;
@@ -148,6 +163,23 @@ int ppu_compute_engine_init(struct ppu_compute_engine *ce, const struct ppu_gpu_
       ppu_cwdu_finish(&ce->cwdu);
       return ENOMEM;
    }
+   if (cfg->mode == PPU_GPU_MODE_TIMING) {
+      ce->timing = true;
+      bool ok = ppu_l2_init(&ce->l2, &ce->cfg);
+      for (uint32_t i = 0; ok && i < ce->sm_count; i++)
+         ok = ppu_sm_timing_create(&ce->sm[i], &ce->cfg, &ce->l2);
+      if (!ok) {
+         snprintf(err, err_size, "out of host memory for the timing model (caches)");
+         for (uint32_t i = 0; i < ce->sm_count; i++) {
+            ppu_sm_timing_destroy(&ce->sm[i]);
+            ppu_sm_finish(&ce->sm[i]);
+         }
+         ppu_l2_finish(&ce->l2);
+         free(ce->sm);
+         ppu_cwdu_finish(&ce->cwdu);
+         return ENOMEM;
+      }
+   }
 
    uint32_t workers = cfg->host_worker_threads;
    if (workers == 0) {
@@ -156,6 +188,8 @@ int ppu_compute_engine_init(struct ppu_compute_engine *ce, const struct ppu_gpu_
    }
    if (workers > ce->sm_count)
       workers = ce->sm_count;
+   if (ce->timing) /* one clock for the chip: see compute_timing.c */
+      workers = 1;
    ce->worker_count = workers;
    pthread_mutex_init(&ce->lock, NULL);
    pthread_cond_init(&ce->work, NULL);
@@ -194,8 +228,12 @@ void ppu_compute_engine_finish(struct ppu_compute_engine *ce)
    pthread_cond_destroy(&ce->work);
    pthread_cond_destroy(&ce->done);
    pthread_mutex_destroy(&ce->lock);
-   for (uint32_t i = 0; i < ce->sm_count; i++)
+   for (uint32_t i = 0; i < ce->sm_count; i++) {
+      ppu_sm_timing_destroy(&ce->sm[i]);
       ppu_sm_finish(&ce->sm[i]);
+   }
+   if (ce->timing)
+      ppu_l2_finish(&ce->l2);
    free(ce->sm);
    ppu_cwdu_finish(&ce->cwdu);
    memset(ce, 0, sizeof(*ce));

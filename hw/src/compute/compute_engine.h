@@ -4,7 +4,8 @@
  * Shape of the chip (beam-tracing seed): GPCs of TPCs of SMs, counts from
  * ppu_gpu_config; the CWDU (cwdu.h) hands workgroups to SMs. Functional
  * mode runs the SMs on a pool of host worker threads (SM i belongs to
- * worker i mod N), each worker stepping its SMs round-robin.
+ * worker i mod N), each worker stepping its SMs round-robin; the timing
+ * mode runs all of them on one worker, cycle by cycle (compute_timing.h).
  *
  * A LAUNCH executes on the host interface's model thread and returns when
  * every workgroup has ended or the grid faulted, so the channel proceeds
@@ -25,6 +26,7 @@
 #include "method_status.h"
 #include "mmu.h"
 #include "timer.h"
+#include "timing/memory_system.h"
 
 /* The compute subchannel's latched state of one channel. */
 struct ppu_compute_context {
@@ -45,6 +47,13 @@ struct ppu_compute_engine {
    uint32_t sm_count;
    struct ppu_sm *sm;
    struct ppu_cwdu cwdu;
+
+   /* Timing mode (cfg.mode; docs/timing.md): the chip's L2 and DRAM, and
+    * the chip clock at the end of the last grid. One worker thread. */
+   bool timing;
+   struct ppu_l2 l2;
+   uint64_t chip_cycle;
+   uint64_t timed_grids;
 
    /* Worker pool. */
    uint32_t worker_count;

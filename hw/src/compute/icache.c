@@ -33,8 +33,7 @@ static unsigned width_of_type(unsigned type)
    return type == PPU_TYPE_B128 ? 4 : is64(type) ? 2 : 1;
 }
 
-/* Widths (in registers) of rd, ra, rb/b and rc for this instruction. */
-static void operand_widths(const struct ppu_insn_fields *f, unsigned w[4])
+void ppu_insn_operand_widths(const struct ppu_insn_fields *f, unsigned w[4])
 {
    unsigned t = width_of_type(f->type);
    w[0] = w[1] = w[2] = w[3] = 1;
@@ -110,7 +109,7 @@ const char *ppu_insn_check_operands(const struct ppu_insn_fields *f, uint32_t co
       return ppu_tex_check_operands(f, count);
    const char *sig = ppu_op_signature(f->op);
    unsigned w[4];
-   operand_widths(f, w);
+   ppu_insn_operand_widths(f, w);
    if (strchr(sig, 'd') && !reg_ok(f->rd, w[0], count))
       return "rd beyond the register count or misaligned";
    if ((strchr(sig, 'a') || strchr(sig, 'm') || strchr(sig, 'k')) && !reg_ok(f->ra, w[1], count))
@@ -138,6 +137,12 @@ const char *ppu_insn_check_operands(const struct ppu_insn_fields *f, uint32_t co
        (f->imm % PPU_INSN_BYTES) != 0)
       return "branch target not a multiple of 16";
    return NULL;
+}
+
+bool ppu_icache_holds(const struct ppu_icache *ic, uint64_t va)
+{
+   uint64_t line_va = va & ~(uint64_t)(PPU_ICACHE_LINE_BYTES - 1);
+   return ic->line[(line_va / PPU_ICACHE_LINE_BYTES) % ic->lines].va == line_va;
 }
 
 const struct ppu_icache_insn *ppu_icache_fetch(struct ppu_icache *ic, struct ppu_mmu_client *mmu,

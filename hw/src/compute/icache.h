@@ -56,4 +56,12 @@ const struct ppu_icache_insn *ppu_icache_fetch(struct ppu_icache *ic, struct ppu
  * Returns NULL or the reason it is illegal. */
 const char *ppu_insn_check_operands(const struct ppu_insn_fields *f, uint32_t register_count);
 
+/* Whether the line holding va is in the cache (no fill, no count): the
+ * timing mode's sequential prefetch looks at the line before a miss. */
+bool ppu_icache_holds(const struct ppu_icache *ic, uint64_t va);
+
+/* Widths (in registers) of rd, ra, rb/b and rc of a non-texture
+ * instruction: what the checks above and the timing mode's scoreboard use. */
+void ppu_insn_operand_widths(const struct ppu_insn_fields *f, unsigned w[4]);
+
 #endif /* PPU_COMPUTE_ICACHE_H */

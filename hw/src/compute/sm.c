@@ -32,6 +32,7 @@ void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *m
    sm->mmu.counters = &sm->counters;
    ppu_icache_init(&sm->icache, cfg->icache_lines);
    ppu_ttu_init(&sm->ttu, &sm->mmu, &sm->counters, cfg->ttu_l0_lines);
+   sm->ttu.stack_entries = cfg->ttu_stack_entries;
    ppu_tex_unit_init(&sm->tex, &sm->mmu, &sm->counters);
 }
 
@@ -262,6 +263,38 @@ static enum ppu_exec_result dispatch(struct ppu_exec *x)
    }
 }
 
+/* One fetched instruction of a warp: both modes go through here, so the
+ * timing mode computes exactly what the functional mode does. Inlined into
+ * the functional loop. */
+static inline enum ppu_exec_result issue(struct ppu_exec *x, const struct ppu_icache_insn *in,
+                                         uint64_t *warp_insns, uint64_t *lane_insns)
+{
+   struct ppu_warp *w = x->w;
+   x->pc = w->pc;
+   x->f = &in->f;
+   if (in->illegal) {
+      ppu_exec_fault(x, PPU_FAULT_ILLEGAL_INSTRUCTION, 0, false, "illegal instruction: %s",
+                     in->illegal);
+      return PPU_EXEC_FAULT;
+   }
+   x->exec = ppu_warp_exec_mask(w, &in->f);
+   *warp_insns += 1;
+   *lane_insns += (uint64_t)__builtin_popcount(x->exec);
+   w->pc += PPU_INSN_BYTES;
+   enum ppu_exec_result r = dispatch(x);
+   if (r == PPU_EXEC_DONE)
+      warp_done(x->sm, w);
+   return r;
+}
+
+enum ppu_exec_result ppu_sm_issue(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w,
+                                  const struct ppu_icache_insn *in, struct ppu_fault *fault,
+                                  uint64_t *warp_insns, uint64_t *lane_insns)
+{
+   struct ppu_exec x = {.sm = sm, .grid = g, .w = w, .fault = fault};
+   return issue(&x, in, warp_insns, lane_insns);
+}
+
 /* Issues up to a quantum of one warp's instructions. Returns false when the
  * grid must stop (fault filled in). */
 static bool run_warp(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w,
@@ -269,39 +302,58 @@ static bool run_warp(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w,
 {
    struct ppu_exec x = {.sm = sm, .grid = g, .w = w, .fault = fault};
    for (unsigned n = 0; n < PPU_SM_ISSUE_QUANTUM; n++) {
-      x.pc = w->pc;
       const struct ppu_icache_insn *in = ppu_icache_fetch(&sm->icache, &sm->mmu, &sm->counters,
                                                           g->pd_pa, g->program_va + w->pc, fault);
       if (!in) {
          fault->pc = g->program_va + w->pc;
          return false;
       }
-      x.f = &in->f;
-      if (in->illegal) {
-         ppu_exec_fault(&x, PPU_FAULT_ILLEGAL_INSTRUCTION, 0, false, "illegal instruction: %s",
-                        in->illegal);
-         return false;
-      }
-      uint32_t guard = w->pred[in->f.guard & 7];
-      if (in->f.guard & PPU_PRED_NEG)
-         guard = ~guard;
-      x.exec = w->active & guard;
-      *warp_insns += 1;
-      *lane_insns += (uint64_t)__builtin_popcount(x.exec);
-      w->pc += PPU_INSN_BYTES;
-      switch (dispatch(&x)) {
+      switch (issue(&x, in, warp_insns, lane_insns)) {
       case PPU_EXEC_NEXT:
          break;
       case PPU_EXEC_BLOCKED:
-         return true;
       case PPU_EXEC_DONE:
-         warp_done(sm, w);
          return true;
       case PPU_EXEC_FAULT:
          return false;
       }
    }
    return true;
+}
+
+bool ppu_sm_account(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w, uint64_t warp_insns,
+                    uint64_t lane_insns)
+{
+   ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_WARP_INSTRUCTIONS, warp_insns);
+   ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_LANE_INSTRUCTIONS, lane_insns);
+   /* The watchdog counts per warp run so the fault names the PC of the
+    * warp that crossed the budget. */
+   uint64_t total =
+       atomic_fetch_add_explicit(&g->warp_instructions, warp_insns, memory_order_relaxed) +
+       warp_insns;
+   if (!g->watchdog_budget || total <= g->watchdog_budget)
+      return true;
+   struct ppu_fault fault;
+   struct ppu_exec x = {.sm = sm, .grid = g, .w = w, .fault = &fault, .pc = w->pc};
+   struct ppu_insn_fields nop;
+   ppu_insn_fields_init(&nop, PPU_OP_NOP);
+   x.f = &nop;
+   ppu_exec_fault(&x, PPU_FAULT_WATCHDOG, 0, false,
+                  "grid exceeded its budget of %llu warp instructions",
+                  (unsigned long long)g->watchdog_budget);
+   ppu_grid_report_fault(g, &fault);
+   return false;
+}
+
+void ppu_sm_compact_order(struct ppu_sm *sm)
+{
+   uint32_t kept = 0;
+   for (uint32_t i = 0; i < sm->order_count; i++) {
+      enum ppu_warp_state s = sm->warp[sm->order[i]].state;
+      if (s == PPU_WARP_READY || s == PPU_WARP_BARRIER)
+         sm->order[kept++] = sm->order[i];
+   }
+   sm->order_count = kept;
 }
 
 void ppu_sm_step(struct ppu_sm *sm, struct ppu_grid *g)
@@ -312,38 +364,19 @@ void ppu_sm_step(struct ppu_sm *sm, struct ppu_grid *g)
       struct ppu_warp *w = &sm->warp[sm->order[i]];
       if (!warp_ready(w))
          continue;
-      uint64_t before = warp_insns;
+      uint64_t warp_before = warp_insns, lane_before = lane_insns;
       if (!run_warp(sm, g, w, &fault, &warp_insns, &lane_insns)) {
+         ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_WARP_INSTRUCTIONS,
+                         warp_insns - warp_before);
+         ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_LANE_INSTRUCTIONS,
+                         lane_insns - lane_before);
          ppu_grid_report_fault(g, &fault);
          break;
       }
-      /* The watchdog counts per warp run so the fault names the PC of the
-       * warp that crossed the budget. */
-      uint64_t total = atomic_fetch_add_explicit(&g->warp_instructions, warp_insns - before,
-                                                 memory_order_relaxed) +
-                       (warp_insns - before);
-      if (g->watchdog_budget && total > g->watchdog_budget) {
-         struct ppu_exec x = {.sm = sm, .grid = g, .w = w, .fault = &fault, .pc = w->pc};
-         struct ppu_insn_fields nop;
-         ppu_insn_fields_init(&nop, PPU_OP_NOP);
-         x.f = &nop;
-         ppu_exec_fault(&x, PPU_FAULT_WATCHDOG, 0, false,
-                        "grid exceeded its budget of %llu warp instructions",
-                        (unsigned long long)g->watchdog_budget);
-         ppu_grid_report_fault(g, &fault);
+      if (!ppu_sm_account(sm, g, w, warp_insns - warp_before, lane_insns - lane_before))
          break;
-      }
       if (ppu_grid_aborted(g))
          break;
    }
-   ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_WARP_INSTRUCTIONS, warp_insns);
-   ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_LANE_INSTRUCTIONS, lane_insns);
-   /* Drop finished warps from the age order, keeping it sorted. */
-   uint32_t kept = 0;
-   for (uint32_t i = 0; i < sm->order_count; i++) {
-      enum ppu_warp_state s = sm->warp[sm->order[i]].state;
-      if (s == PPU_WARP_READY || s == PPU_WARP_BARRIER)
-         sm->order[kept++] = sm->order[i];
-   }
-   sm->order_count = kept;
+   ppu_sm_compact_order(sm);
 }

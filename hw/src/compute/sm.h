@@ -7,8 +7,9 @@
  * scheduler (sm.c) picks among warps whose source data is ready in age order
  * (seed FIG. 6: "sort by thread age", "read scoreboard", "check resources").
  * In functional mode every operand is ready when its producer has issued, so
- * the ready check only looks at barriers; the hook is where the timing mode
- * adds the resource scoreboard, the window and the timeout.
+ * the ready check only looks at barriers; the timing mode (sm_timing.c)
+ * adds the resource scoreboard, the window and the timeout, and issues the
+ * same instructions through ppu_sm_issue.
  *
  * Registers are structure-of-arrays, reg[r][lane], so every ALU op is a
  * loop over 32 lanes under the active mask that the host compiler can
@@ -91,8 +92,9 @@ struct ppu_sm {
    struct ppu_counter_block counters; /* this SM's counts; summed by the chip */
    struct ppu_mmu_client mmu;         /* LSU and instruction fetch port, own TLB */
    struct ppu_icache icache;
-   struct ppu_ttu ttu;      /* the SM's tree traversal unit, on the same MMU port */
-   struct ppu_tex_unit tex; /* the SM's texture unit, on the same MMU port */
+   struct ppu_ttu ttu;           /* the SM's tree traversal unit, on the same MMU port */
+   struct ppu_tex_unit tex;      /* the SM's texture unit, on the same MMU port */
+   struct ppu_sm_timing *timing; /* timing mode's state (sm_timing.h); NULL in functional mode */
    const struct ppu_grid *grid;
 
    /* Resident state, sized for the current grid by ppu_sm_begin_grid. */
@@ -128,6 +130,29 @@ bool ppu_sm_busy(const struct ppu_sm *sm);
 /* One scheduling round: every ready warp in age order issues up to a
  * quantum. Faults go to the grid. */
 void ppu_sm_step(struct ppu_sm *sm, struct ppu_grid *grid);
+
+/* The lanes that execute instruction f: active and guard predicate. */
+static inline uint32_t ppu_warp_exec_mask(const struct ppu_warp *w, const struct ppu_insn_fields *f)
+{
+   uint32_t guard = w->pred[f->guard & 7];
+   if (f->guard & PPU_PRED_NEG)
+      guard = ~guard;
+   return w->active & guard;
+}
+
+/* Executes one fetched instruction of warp w and advances it: the single
+ * path of both modes. PPU_EXEC_DONE means the warp has ended (and was
+ * retired); PPU_EXEC_FAULT that *fault is filled in. Counts into
+ * *warp_insns and *lane_insns. */
+enum ppu_exec_result ppu_sm_issue(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w,
+                                  const struct ppu_icache_insn *in, struct ppu_fault *fault,
+                                  uint64_t *warp_insns, uint64_t *lane_insns);
+/* Drops ended warps from the age order, keeping it sorted. */
+void ppu_sm_compact_order(struct ppu_sm *sm);
+/* Adds a round's instructions to the counters and the grid's watchdog
+ * count; false (fault reported) when the grid crossed its budget. */
+bool ppu_sm_account(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w, uint64_t warp_insns,
+                    uint64_t lane_insns);
 
 /* --- Inside the SM (sm_*.c) ------------------------------------------------ */
 
@@ -173,6 +198,28 @@ enum ppu_exec_result ppu_exec_control(struct ppu_exec *x);  /* sm_simt.c */
 enum ppu_exec_result ppu_exec_subgroup(struct ppu_exec *x); /* sm_subgroup.c */
 enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x);      /* sm_ttu.c */
 enum ppu_exec_result ppu_exec_tex(struct ppu_exec *x);      /* sm_tex.c */
+
+/* The space of an LD/ST/ATOM address: a generic address in the shared or
+ * local window (ppu/isa.h) becomes an offset in that space, any other
+ * generic address a global VA. */
+static inline unsigned ppu_lsu_space(unsigned mode, uint64_t *addr)
+{
+   if (mode != PPU_SPACE_GENERIC)
+      return mode;
+   if (*addr - PPU_GENERIC_SHARED_BASE < PPU_GENERIC_WINDOW_SIZE) {
+      *addr -= PPU_GENERIC_SHARED_BASE;
+      return PPU_SPACE_SHARED;
+   }
+   if (*addr - PPU_GENERIC_LOCAL_BASE < PPU_GENERIC_WINDOW_SIZE) {
+      *addr -= PPU_GENERIC_LOCAL_BASE;
+      return PPU_SPACE_LOCAL;
+   }
+   return PPU_SPACE_GLOBAL;
+}
+
+/* The address lane l of LD/ST/ATOM x names (before any window of a
+ * generic address is resolved). sm_lsu.c */
+uint64_t ppu_lsu_lane_address(const struct ppu_exec *x, unsigned l);
 
 /* Register checks of a texture instruction (vector lengths by variant),
  * made when the icache decodes it; NULL when fine. sm_tex.c */

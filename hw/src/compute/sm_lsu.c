@@ -53,23 +53,12 @@ static bool resolve(struct ppu_exec *x, unsigned lane, uint64_t addr, unsigned b
                     struct page_cache *pc, struct mem_target *t)
 {
    const struct ppu_grid *g = x->grid;
-   unsigned space = x->f->mode;
    if (addr % bytes) {
       ppu_exec_fault(x, PPU_FAULT_MISALIGNED_ADDRESS, addr, write,
                      "lane %u: %u-byte access at 0x%llx", lane, bytes, (unsigned long long)addr);
       return false;
    }
-   if (space == PPU_SPACE_GENERIC) {
-      if (addr - PPU_GENERIC_SHARED_BASE < PPU_GENERIC_WINDOW_SIZE) {
-         space = PPU_SPACE_SHARED;
-         addr -= PPU_GENERIC_SHARED_BASE;
-      } else if (addr - PPU_GENERIC_LOCAL_BASE < PPU_GENERIC_WINDOW_SIZE) {
-         space = PPU_SPACE_LOCAL;
-         addr -= PPU_GENERIC_LOCAL_BASE;
-      } else {
-         space = PPU_SPACE_GLOBAL;
-      }
-   }
+   unsigned space = ppu_lsu_space(x->f->mode, &addr);
    struct ppu_workgroup *wg = &x->sm->wg[x->w->wg_slot];
    t->global = space == PPU_SPACE_GLOBAL;
    if (space == PPU_SPACE_SHARED || space == PPU_SPACE_LOCAL) {
@@ -110,7 +99,7 @@ static bool resolve(struct ppu_exec *x, unsigned lane, uint64_t addr, unsigned b
    return true;
 }
 
-static uint64_t lane_address(const struct ppu_exec *x, unsigned l)
+uint64_t ppu_lsu_lane_address(const struct ppu_exec *x, unsigned l)
 {
    const struct ppu_insn_fields *f = x->f;
    int64_t off = (int32_t)f->imm;
@@ -163,7 +152,7 @@ static enum ppu_exec_result exec_ld_st(struct ppu_exec *x, bool store)
       if (!((x->exec >> l) & 1u))
          continue;
       struct mem_target t;
-      if (!resolve(x, l, lane_address(x, l), bytes, store, &pc, &t))
+      if (!resolve(x, l, ppu_lsu_lane_address(x, l), bytes, store, &pc, &t))
          return PPU_EXEC_FAULT;
       unsigned r = store ? f->rb : f->rd;
       if (bytes <= 4) {
@@ -275,7 +264,7 @@ static enum ppu_exec_result exec_atom(struct ppu_exec *x)
       if (!((x->exec >> l) & 1u))
          continue;
       struct mem_target t;
-      if (!resolve(x, l, lane_address(x, l), bytes, true, &pc, &t))
+      if (!resolve(x, l, ppu_lsu_lane_address(x, l), bytes, true, &pc, &t))
          return PPU_EXEC_FAULT;
       if (wide) {
          uint64_t old = atom64(t.p, f->subop, f->type, v64(v, l), v64(c, l));

@@ -3,7 +3,37 @@
  * SM's tree traversal unit (ttu/ttu.h). Lanes go in lane order, like the
  * LSU's; the first fault stops the warp with the instruction's PC. */
 #include "compute/sm_operands.h"
+#include "compute/sm_timing.h"
 #include "ppu/ray_query.h"
+
+static uint64_t counter(const struct ppu_sm *sm, enum ppu_counter id)
+{
+   return atomic_load_explicit(&sm->counters.value[id], memory_order_relaxed);
+}
+
+/* Timing mode: what one lane's TTU instruction did, as counter deltas and
+ * the L0's missed lines (sm_timing_ttu.c turns it into cycles). */
+static void work_begin(struct ppu_sm *sm, struct ppu_ttu_lane_work *lw)
+{
+   lw->node_fetches = counter(sm, PPU_COUNTER_TTU_NODE_FETCHES);
+   lw->boxes = counter(sm, PPU_COUNTER_TTU_BOX_TESTS);
+   lw->triangles = counter(sm, PPU_COUNTER_TTU_TRIANGLE_TESTS);
+   lw->switches = counter(sm, PPU_COUNTER_TTU_DATAPATH_SWITCHES);
+   lw->spills = counter(sm, PPU_COUNTER_TTU_STACK_SPILLS);
+   lw->misses.count = 0;
+   lw->misses.dropped = 0;
+   sm->ttu.l0.miss_log = &lw->misses;
+}
+
+static void work_end(struct ppu_sm *sm, struct ppu_ttu_lane_work *lw)
+{
+   sm->ttu.l0.miss_log = NULL;
+   lw->node_fetches = counter(sm, PPU_COUNTER_TTU_NODE_FETCHES) - lw->node_fetches;
+   lw->boxes = counter(sm, PPU_COUNTER_TTU_BOX_TESTS) - lw->boxes;
+   lw->triangles = counter(sm, PPU_COUNTER_TTU_TRIANGLE_TESTS) - lw->triangles;
+   lw->switches = counter(sm, PPU_COUNTER_TTU_DATAPATH_SWITCHES) - lw->switches;
+   lw->spills = counter(sm, PPU_COUNTER_TTU_STACK_SPILLS) - lw->spills;
+}
 
 enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x)
 {
@@ -33,7 +63,13 @@ enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x)
       uint8_t *object = wg->local + thread * g->local_size + offset;
       uint32_t result = d[l];
       struct ppu_fault tf;
-      if (!ppu_ttu_execute(&x->sm->ttu, g->pd_pa, f->subop, object, b[l], &result, &tf)) {
+      struct ppu_ttu_lane_work *lw = x->sm->timing ? &x->sm->timing->ttu_lane[l] : NULL;
+      if (lw)
+         work_begin(x->sm, lw);
+      bool ok = ppu_ttu_execute(&x->sm->ttu, g->pd_pa, f->subop, object, b[l], &result, &tf);
+      if (lw)
+         work_end(x->sm, lw);
+      if (!ok) {
          ppu_exec_fault(x, tf.kind, tf.address, tf.write, "lane %u: %s", l, tf.detail);
          return PPU_EXEC_FAULT;
       }

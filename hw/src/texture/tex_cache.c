@@ -36,6 +36,8 @@ static void lookup(struct ppu_tex_cache *c, uint64_t line)
    ways[victim].tag = tag;
    ways[victim].last_use = c->clock;
    ppu_counter_add(c->counters, PPU_COUNTER_TEX_CACHE_MISSES, 1);
+   if (c->miss_log)
+      ppu_line_log_add(c->miss_log, line * PPU_TEX_CACHE_LINE_BYTES);
 }
 
 bool ppu_tex_cache_read(struct ppu_tex_cache *c, uint64_t pd_pa, uint64_t va, void *dst,

@@ -4,8 +4,8 @@
  *
  * Functional mode keeps only the tags: every read goes to memory (so an
  * image a shader or the copy engine rewrote is never seen stale) and the
- * cache counts the hits and misses the reads would have had. The timing
- * mode will charge a miss its memory latency here.
+ * cache counts the hits and misses the reads would have had. In the timing
+ * mode the SM sets miss_log and sends the misses on to its L1.
  */
 #ifndef PPU_TEXTURE_TEX_CACHE_H
 #define PPU_TEXTURE_TEX_CACHE_H
@@ -15,6 +15,7 @@
 
 #include "counter_block.h"
 #include "mmu.h"
+#include "timing/line_log.h"
 
 #define PPU_TEX_CACHE_LINE_BYTES 128u
 #define PPU_TEX_CACHE_SETS 32u
@@ -30,6 +31,7 @@ struct ppu_tex_cache {
    uint64_t clock;
    struct ppu_mmu_client *mmu;
    struct ppu_counter_block *counters; /* tex.cache_hits / tex.cache_misses */
+   struct ppu_line_log *miss_log;      /* timing mode: lines missed; NULL otherwise */
 };
 
 void ppu_tex_cache_init(struct ppu_tex_cache *c, struct ppu_mmu_client *mmu,

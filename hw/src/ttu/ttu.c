@@ -13,6 +13,7 @@ void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
 {
    memset(ttu, 0, sizeof(*ttu));
    ttu->counters = counters;
+   ttu->stack_entries = PPU_TTU_STACK_ENTRIES_DEFAULT;
    ppu_ttu_l0_init(&ttu->l0, mmu, counters, l0_lines);
 }
 

@@ -29,7 +29,19 @@ struct ppu_ttu {
    struct ppu_ttu_l0_cache l0;
    struct ppu_ttu_predictor predictor; /* disabled unless ppu_ttu_configure_predictor enabled it */
    struct ppu_counter_block *counters; /* the SM's block (single writer: the SM's worker) */
+   /* Pending child nodes the per-ray stack holds before it spills to local
+    * memory (ttu.stack_entries; the predictor notes' "8-entry traversal
+    * stack"): only ttu.stack_spills and the timing mode see it. */
+   uint32_t stack_entries;
+   uint32_t last_test_kind; /* the datapath's input: 0 none yet, else enum ppu_ttu_test_kind */
 };
+
+enum ppu_ttu_test_kind {
+   PPU_TTU_TEST_BOX = 1,
+   PPU_TTU_TEST_TRIANGLE = 2,
+};
+
+#define PPU_TTU_STACK_ENTRIES_DEFAULT 8u
 
 /* l0_lines: the L0's size (ttu.l0_lines), 1 .. PPU_TTU_L0_LINES_MAX. */
 void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,

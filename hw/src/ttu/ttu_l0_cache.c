@@ -38,6 +38,8 @@ static void lookup(struct ppu_ttu_l0_cache *c, uint64_t line_va)
    c->line_va[victim] = line_va;
    c->last_use[victim] = c->clock;
    ppu_counter_add(c->counters, PPU_COUNTER_TTU_L0_MISSES, 1);
+   if (c->miss_log)
+      ppu_line_log_add(c->miss_log, line_va);
 }
 
 bool ppu_ttu_l0_read(struct ppu_ttu_l0_cache *c, uint64_t pd_pa, uint64_t va, void *dst,

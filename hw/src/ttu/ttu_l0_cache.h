@@ -7,8 +7,8 @@
  * LRU replacement over `lines` fully associative lines (ttu.l0_lines; the
  * arrays are sized for the largest the key allows) and reads
  * the data from memory every time, so a structure rewritten between grids
- * (or by a shader) is never seen stale. The timing mode will charge a miss
- * its memory latency here.
+ * (or by a shader) is never seen stale. In the timing mode the SM sets
+ * miss_log, and the misses go on to the L1 in its timing model.
  */
 #ifndef PPU_TTU_L0_CACHE_H
 #define PPU_TTU_L0_CACHE_H
@@ -18,6 +18,7 @@
 
 #include "counter_block.h"
 #include "mmu.h"
+#include "timing/line_log.h"
 
 #define PPU_TTU_L0_LINE_BYTES 128u
 /* The largest ttu.l0_lines: the lookup is a linear fully associative
@@ -32,6 +33,7 @@ struct ppu_ttu_l0_cache {
    uint32_t lines;                     /* lines in use, 1 .. PPU_TTU_L0_LINES_MAX */
    struct ppu_mmu_client *mmu;         /* the SM's port */
    struct ppu_counter_block *counters; /* ttu.l0_hits / ttu.l0_misses */
+   struct ppu_line_log *miss_log;      /* timing mode: lines missed; NULL otherwise */
 };
 
 /* lines: 1 .. PPU_TTU_L0_LINES_MAX (the configuration checked it). */

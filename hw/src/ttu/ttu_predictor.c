@@ -299,6 +299,7 @@ static uint64_t full_traversal_fetches(const struct ppu_ttu_query *q,
    shadow.counters = &scratch;
    shadow.l0.counters = &scratch;
    shadow.l0.mmu = &mmu;
+   shadow.l0.miss_log = NULL; /* nor the timing mode's memory model */
    struct ppu_fault fault;
    struct ppu_ttu_query s = {
        .ttu = &shadow, .pd_pa = q->pd_pa, .rq = *rq, .p = *p, .fault = &fault};

@@ -48,6 +48,32 @@ static void count(struct ppu_ttu_query *q, enum ppu_counter id)
    ppu_counter_add(q->ttu->counters, id, 1);
 }
 
+/* One test enters the intersection datapath: counts it, and a change of
+ * kind since the last test of this TTU (unified datapath seed: the control
+ * unit reconfigures the mux layers between box and triangle tests). */
+static void count_test(struct ppu_ttu_query *q, enum ppu_counter id, enum ppu_ttu_test_kind kind)
+{
+   count(q, id);
+   if (q->ttu->last_test_kind != (uint32_t)kind) {
+      if (q->ttu->last_test_kind)
+         count(q, PPU_COUNTER_TTU_DATAPATH_SWITCHES);
+      q->ttu->last_test_kind = kind;
+   }
+}
+
+/* Pending child nodes on the ray's stacks: the entries a hardware stack of
+ * single nodes would hold. */
+static uint32_t stack_pending(const struct ppu_ttu_private *p)
+{
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < p->top.depth && i < PPU_BVH_MAX_DEPTH; i++)
+      n += (uint32_t)__builtin_popcount(p->top_stack[i].pending & 0x88888888u);
+   if (p->level == PPU_TTU_LEVEL_BOTTOM)
+      for (uint32_t i = 0; i < p->bottom.depth && i < PPU_BVH_MAX_DEPTH; i++)
+         n += (uint32_t)__builtin_popcount(p->bottom_stack[i].pending & 0x88888888u);
+   return n;
+}
+
 static bool fetch(struct ppu_ttu_query *q, uint64_t va, void *dst, uint32_t len)
 {
    return ppu_ttu_l0_read(&q->ttu->l0, q->pd_pa, va, dst, len, q->fault);
@@ -162,7 +188,7 @@ static bool child_hit(struct walk *w, const struct ppu_ttu_ray *ray, const struc
 {
    float lo[3], hi[3];
    child_box(n, slot, lo, hi);
-   count(w->q, PPU_COUNTER_TTU_BOX_TESTS);
+   count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
    return ppu_ttu_box_test(ray, lo, hi, w->q->p.tmin, committed_t(w), tnear);
 }
 
@@ -207,6 +233,12 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
    if (lv->depth >= PPU_BVH_MAX_DEPTH)
       return ppu_ttu_fail(w->q, lv->address, "BVH at 0x%llx is deeper than %u levels",
                           (unsigned long long)lv->address, PPU_BVH_MAX_DEPTH);
+   /* Entries pushed beyond the stack's capacity spill to local memory
+    * (predictor notes: "occasionally overflows into thread-local memory"). */
+   uint32_t before = stack_pending(&w->q->p), limit = w->q->ttu->stack_entries;
+   uint32_t floor = before > limit ? before : limit;
+   if (before + hits > floor)
+      ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_STACK_SPILLS, before + hits - floor);
    uint32_t pending = 0;
    for (unsigned i = 0; i < hits; i++)
       pending |= (8u | order[i]) << (4 * i);
@@ -345,7 +377,7 @@ static enum ppu_ttu_walk triangle_record(struct walk *w, uint64_t va)
       return PPU_TTU_WALK_FAULT;
    if (tri.flags & PPU_BVH_PRIM_INACTIVE)
       return PPU_TTU_WALK_ON; /* go on */
-   count(q, PPU_COUNTER_TTU_TRIANGLE_TESTS);
+   count_test(q, PPU_COUNTER_TTU_TRIANGLE_TESTS, PPU_TTU_TEST_TRIANGLE);
    struct ppu_ttu_triangle_hit hit;
    if (!ppu_ttu_triangle_test(&w->object, tri.v0, tri.v1, tri.v2, p->tmin, committed_t(w), &hit))
       return PPU_TTU_WALK_ON;
@@ -394,7 +426,7 @@ static enum ppu_ttu_walk aabb_record(struct walk *w, uint64_t va)
    if (opacity_culled(p, opaque))
       return PPU_TTU_WALK_ON;
    float t;
-   count(q, PPU_COUNTER_TTU_BOX_TESTS);
+   count_test(q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
    if (!ppu_ttu_box_test(&w->object, box.min, box.max, p->tmin, committed_t(w), &t))
       return PPU_TTU_WALK_ON;
    fill_hit(p, &q->rq.candidate, PPU_RQ_CANDIDATE_AABB, t, box.geometry_index, box.primitive_index);
