@@ -14,8 +14,11 @@
  * reachable through vk_icdGetInstanceProcAddr. 6: vk_icdEnumerateAdapter-
  * PhysicalDevices, Windows only, nothing to do here. 5: the loader passes the
  * application's apiVersion through and the driver must not refuse it. 4:
- * vk_icdGetPhysicalDeviceProcAddr. 3, 2: VkSurfaceKHR handling; we have no
- * WSI. 1: entry points come through vk_icdGetInstanceProcAddr. Version 0
+ * vk_icdGetPhysicalDeviceProcAddr. 3: the loader calls our
+ * vkCreate*SurfaceKHR and hands our surfaces back (docs/wsi.md; surface.c
+ * also accepts the loader's own VkIcdSurface*). 2: VkSurfaceKHR is a
+ * VkIcdSurface* the loader made. 1: entry points come through
+ * vk_icdGetInstanceProcAddr. Version 0
  * (exports named vkGetInstanceProcAddr) is not offered. */
 #define VKPPU_LOADER_INTERFACE_MIN 1u
 #define VKPPU_LOADER_INTERFACE_MAX 7u

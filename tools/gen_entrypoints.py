@@ -241,6 +241,15 @@ class Model:
             (self.instance_exts if kind == "instance" else self.device_exts).append(entry)
         self.ext_type = ext_type
         self.check_extension_dependencies(xml_exts, ext_names)
+        # Window-system extensions name a platform whose types (xcb_window_t,
+        # Display *) vulkan.h declares only under a macro (<platforms>); their
+        # commands are declared only where that macro is defined.
+        protect_of_platform = {p.get("name"): p.get("protect") for p in root.iter("platform")}
+        self.ext_protect = {}
+        for name in ext_names:
+            platform = xml_exts[name].get("platform")
+            if platform:
+                self.ext_protect[name] = protect_of_platform[platform]
 
         # name -> list of DNF clauses (frozensets of version/extension names)
         self.name_clauses = {}
@@ -318,6 +327,21 @@ class Model:
             return "{VKPPU_EP_TERM_INSTANCE_EXT, VKPPU_INSTANCE_EXT_%s}" % name[3:]
         return "{VKPPU_EP_TERM_DEVICE_EXT, VKPPU_DEVICE_EXT_%s}" % name[3:]
 
+    def protect(self, cmd_name):
+        """The platform macro every name implemented by cmd_name needs, or None."""
+        macros = set()
+        for name, canon in self.canonical.items():
+            if canon != cmd_name:
+                continue
+            for clause in self.name_clauses[name]:
+                clause_macros = {self.ext_protect[t] for t in clause if t in self.ext_protect}
+                if not clause_macros:
+                    return None
+                macros |= clause_macros
+        if len(macros) > 1:
+            raise GenError("%s needs several platform macros %s" % (cmd_name, sorted(macros)))
+        return macros.pop() if macros else None
+
     def is_core_name(self, name):
         return any(c <= set(CORE_VERSIONS) for c in self.name_clauses[name])
 
@@ -394,10 +418,15 @@ def gen_header(m):
     )
     for name in m.implemented:
         cmd = m.commands[name]
+        protect = m.protect(name)
+        if protect:
+            out.append("#ifdef %s\n" % protect)
         out.append(
             "__attribute__((weak)) VKAPI_ATTR %s VKAPI_CALL vkppu_%s(%s);\n"
             % (cmd.ret, cmd.short, c_params(cmd))
         )
+        if protect:
+            out.append("#endif\n")
     out.append("\n#endif /* VKPPU_ENTRYPOINTS_H */\n")
     return "".join(out)
 
@@ -571,7 +600,13 @@ int vkppu_entrypoints_missing(FILE *f)
 
 def gen_source(m):
     max_terms = max(len(c) for cl in m.name_clauses.values() for c in cl)
-    out = [SOURCE_TOP % {"max_terms": max_terms}]
+    # The tables reference every command, window-system ones included.
+    platform_defines = "".join(
+        "#define %s 1\n" % macro for macro in sorted(set(m.ext_protect.values()))
+    )
+    top = SOURCE_TOP % {"max_terms": max_terms}
+    include = '#include "vkppu_entrypoints.h"\n'
+    out = [top.replace(include, platform_defines + include, 1)]
 
     out.append("const VkExtensionProperties vkppu_instance_extensions[] = {\n")
     for name, ver in m.instance_exts:
