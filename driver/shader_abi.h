@@ -80,6 +80,35 @@
 #define DRV_ABI_CBANK_NUM_WORKGROUPS 448u
 #define DRV_ABI_CBANK0_SIZE 512u
 
+/* Ray-tracing pipelines (docs/ray-tracing-pipeline.md). vkCmdTraceRaysKHR
+ * is a compute dispatch of DRV_RT_WORKGROUP_X x DRV_RT_WORKGROUP_Y
+ * invocations per workgroup (a warp covers an 8 x 4 tile of the launch, so
+ * neighbouring rays share a warp) whose constant bank 0 is
+ * DRV_ABI_RT_CBANK0_SIZE bytes: the compute layout above, then
+ *
+ *   offset   size  what
+ *   464      8     raygen record VA (VkStridedDeviceAddressRegionKHR)
+ *   472      8     miss table VA
+ *   480      8     hit table VA
+ *   488      8     callable table VA
+ *   496      4     miss stride, 500 hit stride, 504 callable stride
+ *   512      12    launch size width, height, depth
+ *
+ * A shader group handle is DRV_RT_HANDLE_SIZE bytes: u32 group index + 1
+ * (0 never names a group), then zeros. */
+#define DRV_RT_WORKGROUP_X 8u
+#define DRV_RT_WORKGROUP_Y 4u
+#define DRV_ABI_CBANK_RT_RAYGEN 464u
+#define DRV_ABI_CBANK_RT_MISS 472u
+#define DRV_ABI_CBANK_RT_HIT 480u
+#define DRV_ABI_CBANK_RT_CALLABLE 488u
+#define DRV_ABI_CBANK_RT_MISS_STRIDE 496u
+#define DRV_ABI_CBANK_RT_HIT_STRIDE 500u
+#define DRV_ABI_CBANK_RT_CALLABLE_STRIDE 504u
+#define DRV_ABI_CBANK_RT_LAUNCH_SIZE 512u
+#define DRV_ABI_RT_CBANK0_SIZE 528u
+#define DRV_RT_HANDLE_SIZE 32u
+
 #define DRV_DESCRIPTOR_SIZE 16u /* buffer and acceleration-structure descriptors */
 #define DRV_IMAGE_DESCRIPTOR_SIZE 64u
 #define DRV_SAMPLER_DESCRIPTOR_SIZE 64u

@@ -10,10 +10,12 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindPipeline(VkCommandBuffer commandBuffer,
                                                  VkPipeline pipeline)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   /* Only compute pipelines can be created on this device; any other bind
-    * point has nothing to bind. */
+   /* Compute and ray-tracing pipelines run on the compute engine; any
+    * other bind point has nothing to bind. */
    if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE)
       cmd->compute.pipeline = vkppu_pipeline_from_handle(pipeline);
+   else if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR)
+      cmd->ray_tracing.pipeline = vkppu_pipeline_from_handle(pipeline);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindDescriptorSets(
@@ -23,7 +25,11 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindDescriptorSets(
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    VKPPU_FROM_HANDLE(vkppu_pipeline_layout, pl, layout);
-   if (pipelineBindPoint != VK_PIPELINE_BIND_POINT_COMPUTE || !pl)
+   struct vkppu_bind_state *state =
+       pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE           ? &cmd->compute
+       : pipelineBindPoint == VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR ? &cmd->ray_tracing
+                                                                     : NULL;
+   if (!state || !pl)
       return;
    uint32_t consumed = 0;
    for (uint32_t i = 0; i < descriptorSetCount; i++) {
@@ -32,7 +38,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindDescriptorSets(
          break; /* VUID-vkCmdBindDescriptorSets-firstSet-00360 */
       const struct vkppu_descriptor_set *set = vkppu_descriptor_set_from_handle(pDescriptorSets[i]);
       /* A null set (graphicsPipelineLibrary) leaves the slot unbound. */
-      cmd->compute.set_va[index] = set ? set->va : 0;
+      state->set_va[index] = set ? set->va : 0;
       if (!set)
          continue;
       /* The set's dynamic offsets come next in pDynamicOffsets, in binding
@@ -42,7 +48,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindDescriptorSets(
          uint32_t slot = pl->dynamic_base[index] + k;
          if (consumed >= dynamicOffsetCount || slot >= DRV_ABI_MAX_DYNAMIC_BUFFERS)
             break;
-         cmd->compute.dynamic_offsets[slot] = pDynamicOffsets[consumed++];
+         state->dynamic_offsets[slot] = pDynamicOffsets[consumed++];
       }
    }
 }
@@ -63,4 +69,5 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdPushConstants(VkCommandBuffer commandBuffer,
    if (size > DRV_ABI_PUSH_CONSTANTS_SIZE - offset)
       size = DRV_ABI_PUSH_CONSTANTS_SIZE - offset;
    memcpy(cmd->compute.push_constants + offset, pValues, size);
+   memcpy(cmd->ray_tracing.push_constants + offset, pValues, size);
 }

@@ -16,29 +16,24 @@
 #include "vkppu_memory.h"
 #include "vkppu_pipeline.h"
 
-/* The QMD and constant bank 0 of one dispatch, in one upload allocation. */
-#define DISPATCH_UPLOAD_BYTES (PPU_QMD_SIZE + DRV_ABI_CBANK0_SIZE)
-
-/* Writes the QMD and cbank 0 and latches the QMD address; returns the
- * cbank's VA (0 when nothing can be dispatched). */
-static uint64_t prepare_dispatch(struct vkppu_command_buffer *cmd, const uint32_t base[3],
-                                 const uint32_t count[3])
+uint64_t vkppu_prepare_grid(struct vkppu_command_buffer *cmd, const struct vkppu_bind_state *state,
+                            const uint32_t base[3], const uint32_t count[3], uint32_t cbank_size,
+                            uint8_t **cbank_map)
 {
-   const struct vkppu_pipeline *pipe = cmd->compute.pipeline;
+   const struct vkppu_pipeline *pipe = state->pipeline;
    if (!pipe)
       return 0; /* VUID-vkCmdDispatch-None-08606: a pipeline must be bound */
    uint64_t va;
    void *map;
-   if (!vkppu_cmd_upload_alloc(cmd, DISPATCH_UPLOAD_BYTES, PPU_QMD_ALIGN, &va, &map))
+   if (!vkppu_cmd_upload_alloc(cmd, PPU_QMD_SIZE + cbank_size, PPU_QMD_ALIGN, &va, &map))
       return 0;
    uint64_t cbank_va = va + PPU_QMD_SIZE;
    uint8_t *cbank = (uint8_t *)map + PPU_QMD_SIZE;
-   memset(cbank, 0, DRV_ABI_CBANK0_SIZE);
-   memcpy(cbank + DRV_ABI_CBANK_PUSH_CONSTANTS, cmd->compute.push_constants,
-          DRV_ABI_PUSH_CONSTANTS_SIZE);
-   memcpy(cbank + DRV_ABI_CBANK_SET_ADDRESSES, cmd->compute.set_va, sizeof(cmd->compute.set_va));
-   memcpy(cbank + DRV_ABI_CBANK_DYNAMIC_OFFSETS, cmd->compute.dynamic_offsets,
-          sizeof(cmd->compute.dynamic_offsets));
+   memset(cbank, 0, cbank_size);
+   memcpy(cbank + DRV_ABI_CBANK_PUSH_CONSTANTS, state->push_constants, DRV_ABI_PUSH_CONSTANTS_SIZE);
+   memcpy(cbank + DRV_ABI_CBANK_SET_ADDRESSES, state->set_va, sizeof(state->set_va));
+   memcpy(cbank + DRV_ABI_CBANK_DYNAMIC_OFFSETS, state->dynamic_offsets,
+          sizeof(state->dynamic_offsets));
    uint32_t groups[4] = {count[0], count[1], count[2], 0};
    memcpy(cbank + DRV_ABI_CBANK_NUM_WORKGROUPS, groups, sizeof(groups));
 
@@ -54,7 +49,7 @@ static uint64_t prepare_dispatch(struct vkppu_command_buffer *cmd, const uint32_
        .grid_size = {count[0], count[1], count[2]},
        .grid_base = {base[0], base[1], base[2]},
    };
-   qmd.cbank[0] = (struct ppu_qmd_cbank){.va = cbank_va, .size = DRV_ABI_CBANK0_SIZE};
+   qmd.cbank[0] = (struct ppu_qmd_cbank){.va = cbank_va, .size = cbank_size};
    memcpy(map, &qmd, sizeof(qmd));
 
    uint32_t *p = drv_pushbuf_reserve(&cmd->pb, 3);
@@ -64,16 +59,25 @@ static uint64_t prepare_dispatch(struct vkppu_command_buffer *cmd, const uint32_
    p[1] = drv_lo32(va);
    p[2] = drv_hi32(va);
    drv_pushbuf_commit(&cmd->pb, p + 3);
+   if (cbank_map)
+      *cbank_map = cbank;
    return cbank_va;
 }
 
-static void emit_launch(struct drv_pushbuf *pb, enum ppu_compute_method launch)
+static uint64_t prepare_dispatch(struct vkppu_command_buffer *cmd, const uint32_t base[3],
+                                 const uint32_t count[3])
 {
-   uint32_t *p = drv_pushbuf_reserve(pb, 1);
+   return vkppu_prepare_grid(cmd, &cmd->compute, base, count, DRV_ABI_CBANK0_SIZE, NULL);
+}
+
+void vkppu_emit_launch(struct vkppu_command_buffer *cmd, bool indirect)
+{
+   uint32_t *p = drv_pushbuf_reserve(&cmd->pb, 1);
    if (!p)
       return;
-   p[0] = PPU_MTHD_HDR(PPU_MTHD_IMMD, PPU_SUBCH_COMPUTE, launch, 0);
-   drv_pushbuf_commit(pb, p + 1);
+   p[0] = PPU_MTHD_HDR(PPU_MTHD_IMMD, PPU_SUBCH_COMPUTE,
+                       indirect ? PPU_COMPUTE_LAUNCH_INDIRECT : PPU_COMPUTE_LAUNCH, 0);
+   drv_pushbuf_commit(&cmd->pb, p + 1);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseGroupX,
@@ -89,7 +93,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdDispatchBase(VkCommandBuffer commandBuffer, 
    if (!groupCountX || !groupCountY || !groupCountZ)
       return;
    if (prepare_dispatch(cmd, base, count))
-      emit_launch(&cmd->pb, PPU_COMPUTE_LAUNCH);
+      vkppu_emit_launch(cmd, false);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdDispatch(VkCommandBuffer commandBuffer, uint32_t groupCountX,
@@ -123,5 +127,5 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdDispatchIndirect(VkCommandBuffer commandBuff
    p[1] = drv_lo32(args);
    p[2] = drv_hi32(args);
    drv_pushbuf_commit(&cmd->pb, p + 3);
-   emit_launch(&cmd->pb, PPU_COMPUTE_LAUNCH_INDIRECT);
+   vkppu_emit_launch(cmd, true);
 }

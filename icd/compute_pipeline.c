@@ -29,8 +29,6 @@
 #define SM_SHARED_MEMORY 49152u
 #define MAX_REGISTERS_PER_THREAD 255u
 
-#define MAX_SPEC_VALUES 256u
-
 struct key_hasher {
    uint64_t a, b;
 };
@@ -54,10 +52,10 @@ static void hash_u32(struct key_hasher *h, uint32_t v)
 /* Resolves VkSpecializationInfo into (id, size, bits) triples. Entries that
  * point outside pData are dropped (VUID-VkSpecializationInfo-offset-00773
  * forbids them; we must not read out of bounds either way). */
-static uint32_t resolve_spec(const VkSpecializationInfo *si, struct drv_spec_value *out)
+uint32_t vkppu_resolve_specialization(const VkSpecializationInfo *si, struct drv_spec_value *out)
 {
    uint32_t n = 0;
-   for (uint32_t i = 0; si && i < si->mapEntryCount && n < MAX_SPEC_VALUES; i++) {
+   for (uint32_t i = 0; si && i < si->mapEntryCount && n < VKPPU_MAX_SPEC_VALUES; i++) {
       const VkSpecializationMapEntry *e = &si->pMapEntries[i];
       if (e->size == 0 || e->size > 8 || (uint64_t)e->offset + e->size > si->dataSize)
          continue;
@@ -191,16 +189,37 @@ static const char *pipeline_debug_name(const void *owner)
    return pipe->base.debug_name;
 }
 
-static void destroy_pipeline(struct vkppu_device *dev, const VkAllocationCallbacks *pAllocator,
-                             struct vkppu_pipeline *pipe)
+void vkppu_pipeline_destroy(struct vkppu_device *dev, const VkAllocationCallbacks *pAllocator,
+                            struct vkppu_pipeline *pipe)
 {
    if (pipe->code_bo) {
       /* Before the memory goes: a fault report must not name freed code. */
       drv_program_unregister(dev->drv, pipe->code_bo->va);
       drv_bo_destroy(dev->drv, pipe->code_bo);
    }
+   vkppu_rt_source_free(pipe->library_source);
+   free(pipe->library_source);
    vkppu_object_finish(&pipe->base);
    vkppu_device_free(dev, pAllocator, pipe);
+}
+
+VkResult vkppu_pipeline_upload(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
+                               const struct vkppu_program_info *info, uint32_t *code,
+                               const char *name)
+{
+   pipe->program = *info;
+   enum drv_result dr = drv_bo_create(dev->drv, (uint64_t)info->code_words * 4,
+                                      DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &pipe->code_bo);
+   if (dr != DRV_SUCCESS) {
+      free(code);
+      return vkppu_result_from_drv(dr);
+   }
+   /* Written through the BAR; the SM fetches instructions from here. */
+   memcpy(pipe->code_bo->map, code, (size_t)info->code_words * 4);
+   free(code);
+   dr = drv_program_register(dev->drv, pipe->code_bo->va, (uint64_t)info->code_words * 4, name,
+                             pipeline_debug_name, pipe);
+   return dr == DRV_SUCCESS ? VK_SUCCESS : vkppu_result_from_drv(dr);
 }
 
 static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_cache *cache,
@@ -217,8 +236,8 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
                    "required");
       return VK_ERROR_UNKNOWN;
    }
-   struct drv_spec_value spec[MAX_SPEC_VALUES];
-   uint32_t spec_count = resolve_spec(stage->pSpecializationInfo, spec);
+   struct drv_spec_value spec[VKPPU_MAX_SPEC_VALUES];
+   uint32_t spec_count = vkppu_resolve_specialization(stage->pSpecializationInfo, spec);
    struct drv_pipeline_abi abi = layout->abi;
    abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
    struct vkppu_program_key key = program_key(mod, entry, spec, spec_count, &abi);
@@ -241,26 +260,14 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
    }
    vkppu_object_init(&pipe->base, VK_OBJECT_TYPE_PIPELINE, dev);
    pipe->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
-   pipe->program = info;
    pipe->push_constant_size = layout->push_constant_size;
-   enum drv_result dr = drv_bo_create(dev->drv, (uint64_t)info.code_words * 4,
-                                      DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &pipe->code_bo);
-   if (dr != DRV_SUCCESS) {
-      free(code);
-      destroy_pipeline(dev, pAllocator, pipe);
-      return vkppu_result_from_drv(dr);
-   }
-   /* Written through the BAR; the SM fetches instructions from here. */
-   memcpy(pipe->code_bo->map, code, (size_t)info.code_words * 4);
-   free(code);
    char name[DRV_PROGRAM_NAME_SIZE];
    snprintf(name, sizeof(name), "compute pipeline 0x%" PRIx64 " entry %s",
             (uint64_t)(uintptr_t)pipe, entry);
-   dr = drv_program_register(dev->drv, pipe->code_bo->va, (uint64_t)info.code_words * 4, name,
-                             pipeline_debug_name, pipe);
-   if (dr != DRV_SUCCESS) {
-      destroy_pipeline(dev, pAllocator, pipe);
-      return vkppu_result_from_drv(dr);
+   VkResult r = vkppu_pipeline_upload(dev, pipe, &info, code, name);
+   if (r != VK_SUCCESS) {
+      vkppu_pipeline_destroy(dev, pAllocator, pipe);
+      return r;
    }
    *out = vkppu_pipeline_to_handle(pipe);
    return VK_SUCCESS;
@@ -292,5 +299,5 @@ VKAPI_ATTR void VKAPI_CALL vkppu_DestroyPipeline(VkDevice device, VkPipeline pip
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
    VKPPU_FROM_HANDLE(vkppu_pipeline, pipe, pipeline);
    if (pipe)
-      destroy_pipeline(dev, pAllocator, pipe);
+      vkppu_pipeline_destroy(dev, pAllocator, pipe);
 }

@@ -102,6 +102,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(MAINTENANCE_4_FEATURES, VkPhysicalDeviceMaintenance4Features)                                 \
    X(ACCELERATION_STRUCTURE_FEATURES_KHR, VkPhysicalDeviceAccelerationStructureFeaturesKHR)        \
    X(RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR)                                  \
+   X(RAY_TRACING_PIPELINE_FEATURES_KHR, VkPhysicalDeviceRayTracingPipelineFeaturesKHR)             \
    X(IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT)
 
 /* Size of the feature struct with this sType, 0 if it is not one we know. */
@@ -231,6 +232,20 @@ static void set_supported_features(VkBaseOutStructure *s)
       /* Every SPV_KHR_ray_query instruction, on the TTU (docs/ray-query.md). */
       ((VkPhysicalDeviceRayQueryFeaturesKHR *)s)->rayQuery = VK_TRUE;
       break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR: {
+      /* docs/ray-tracing-pipeline.md; tests/api/test_ray_tracing_pipeline*.c.
+       * Primitive culling is the TTU's SKIP_TRIANGLES / SKIP_AABBS;
+       * indirect traces read their launch size in a host-assisted job
+       * (cmd_trace_rays.c). Handles are group indices, the same on every
+       * run, so they replay; not Mixed: a replayed handle cannot move to
+       * another group index. */
+      VkPhysicalDeviceRayTracingPipelineFeaturesKHR *f = (void *)s;
+      f->rayTracingPipeline = VK_TRUE;
+      f->rayTracingPipelineShaderGroupHandleCaptureReplay = VK_TRUE;
+      f->rayTracingPipelineTraceRaysIndirect = VK_TRUE;
+      f->rayTraversalPrimitiveCulling = VK_TRUE;
+      break;
+   }
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT: {
       /* A 2D view of one 3D slice is a header of its own (image_view.c),
        * read by storage and sampled instructions alike

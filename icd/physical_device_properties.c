@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "vkppu_pipeline.h"
 #include "vkppu_acceleration_structure.h"
 #include "vkppu_descriptor.h"
 #include "vkppu_physical_device.h"
@@ -444,6 +445,9 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_PROPERTIES_KHR:
       vkppu_acceleration_structure_properties(
           (VkPhysicalDeviceAccelerationStructurePropertiesKHR *)s);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR:
+      vkppu_ray_tracing_pipeline_properties((VkPhysicalDeviceRayTracingPipelinePropertiesKHR *)s);
       break;
 
    default:

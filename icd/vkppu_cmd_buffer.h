@@ -51,13 +51,15 @@ struct vkppu_command_buffer {
    struct vkppu_upload_chunk *upload;        /* owned; the current one first */
    uint32_t upload_used;                     /* bytes used of the current chunk */
    /* Compute state the next dispatch snapshots into constant bank 0
-    * (driver/shader_abi.h); cmd_compute.c. */
-   struct {
+    * (driver/shader_abi.h); cmd_compute.c. The ray-tracing bind point has
+    * its own (vkCmdTraceRaysKHR, cmd_trace_rays.c); push constants are
+    * shared by every bind point, as in Vulkan. */
+   struct vkppu_bind_state {
       const struct vkppu_pipeline *pipeline;
       uint64_t set_va[DRV_ABI_MAX_SETS];
       uint32_t dynamic_offsets[DRV_ABI_MAX_DYNAMIC_BUFFERS];
       uint8_t push_constants[DRV_ABI_PUSH_CONSTANTS_SIZE];
-   } compute;
+   } compute, ray_tracing;
    /* Host-assisted jobs (driver/host_job.h), referenced, in recording
     * order; each runs before segment `before_segment` of pb. */
    struct drv_host_job_ref *jobs;

@@ -60,7 +60,65 @@ struct vkppu_pipeline {
    struct vkppu_program_info program;
    struct drv_bo *code_bo; /* the program in GPU memory */
    uint32_t push_constant_size;
+   /* Ray-tracing pipelines (ray_tracing_pipeline.c): the number of shader
+    * groups (handle i holds i + 1, driver/shader_abi.h). */
+   uint32_t group_count;
+   /* A pipeline library (VK_PIPELINE_CREATE_LIBRARY_BIT_KHR): no program,
+    * only its stages and groups, compiled by the pipelines that link it. */
+   struct vkppu_rt_source *library_source;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_pipeline, VkPipeline)
+
+/* The stages and groups of a ray-tracing pipeline as the compiler takes
+ * them: its own, then its libraries' (ray_tracing_pipeline_library.c). */
+struct drv_rt_stage;
+struct drv_rt_group;
+struct vkppu_rt_source {
+   struct drv_rt_stage *stages;
+   uint32_t stage_count;
+   struct drv_rt_group *groups;
+   uint32_t group_count;
+   struct drv_spec_value *spec; /* gathered: the own stages' values */
+   bool owned;                  /* kept by a library: the stages' words, names, values */
+};
+/* Gathers ci's stages and groups and its libraries'; the own stages point
+ * into their shader modules. vkppu_rt_source_free afterwards, even on
+ * failure. */
+VkResult vkppu_rt_source_gather(struct vkppu_device *dev,
+                                const VkRayTracingPipelineCreateInfoKHR *ci,
+                                struct vkppu_rt_source *out);
+/* A copy that owns everything it points at (for a library). */
+VkResult vkppu_rt_source_keep(const struct vkppu_rt_source *in, struct vkppu_rt_source **out);
+void vkppu_rt_source_free(struct vkppu_rt_source *s);
+
+/* Copies a compiled program into GPU memory and registers it for fault
+ * reports under `name` (compute_pipeline.c); takes ownership of code. */
+VkResult vkppu_pipeline_upload(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
+                               const struct vkppu_program_info *info, uint32_t *code,
+                               const char *name);
+/* Frees a pipeline of any kind. */
+void vkppu_pipeline_destroy(struct vkppu_device *dev, const VkAllocationCallbacks *pAllocator,
+                            struct vkppu_pipeline *pipe);
+/* VkSpecializationInfo resolved into (id, size, bits); at most
+ * VKPPU_MAX_SPEC_VALUES entries. */
+#define VKPPU_MAX_SPEC_VALUES 256u
+struct drv_spec_value;
+uint32_t vkppu_resolve_specialization(const VkSpecializationInfo *si, struct drv_spec_value *out);
+
+/* Writes a QMD and a constant bank 0 of cbank_size bytes (the bind
+ * state's push constants, sets and dynamic offsets filled in) for a grid
+ * of `count` workgroups of pipe's program, and latches the QMD address
+ * (cmd_dispatch.c). Returns the cbank's VA and its mapping in *cbank, 0
+ * when nothing can be dispatched. */
+struct vkppu_command_buffer;
+struct vkppu_bind_state;
+uint64_t vkppu_prepare_grid(struct vkppu_command_buffer *cmd, const struct vkppu_bind_state *state,
+                            const uint32_t base[3], const uint32_t count[3], uint32_t cbank_size,
+                            uint8_t **cbank);
+/* VkPhysicalDeviceRayTracingPipelinePropertiesKHR (ray_tracing_pipeline.c). */
+void vkppu_ray_tracing_pipeline_properties(VkPhysicalDeviceRayTracingPipelinePropertiesKHR *p);
+
+/* LAUNCH (or LAUNCH_INDIRECT) on the compute subchannel. */
+void vkppu_emit_launch(struct vkppu_command_buffer *cmd, bool indirect);
 
 #endif /* VKPPU_PIPELINE_H */

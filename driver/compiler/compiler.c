@@ -19,23 +19,22 @@ static int fail(char *err, size_t err_size, const char *msg)
    return 1;
 }
 
-static bool specialize(struct spirv_module *m, const struct drv_compile_request *req,
-                       struct spirv_error *e)
+bool xl_specialize(struct spirv_module *m, const struct drv_spec_value *spec, uint32_t spec_count,
+                   struct spirv_error *e)
 {
-   if (!req->spec_count)
+   if (!spec_count)
       return true;
-   struct spirv_specialization_entry *entries = calloc(req->spec_count, sizeof(*entries));
-   uint64_t *data = calloc(req->spec_count, sizeof(*data));
+   struct spirv_specialization_entry *entries = calloc(spec_count, sizeof(*entries));
+   uint64_t *data = calloc(spec_count, sizeof(*data));
    bool ok = entries && data;
-   for (uint32_t i = 0; ok && i < req->spec_count; i++) {
-      entries[i].constant_id = req->spec[i].id;
+   for (uint32_t i = 0; ok && i < spec_count; i++) {
+      entries[i].constant_id = spec[i].id;
       entries[i].offset = i * 8;
-      entries[i].size = req->spec[i].size;
-      data[i] = req->spec[i].bits; /* little-endian host: the low bytes first */
+      entries[i].size = spec[i].size;
+      data[i] = spec[i].bits; /* little-endian host: the low bytes first */
    }
    if (ok)
-      ok = spirv_module_specialize(m, entries, req->spec_count, data,
-                                   req->spec_count * sizeof(*data), e);
+      ok = spirv_module_specialize(m, entries, spec_count, data, spec_count * sizeof(*data), e);
    else
       snprintf(e->message, sizeof(e->message), "compiler: out of memory");
    free(entries);
@@ -89,9 +88,37 @@ static void print_isa(const struct drv_shader_binary *bin)
    free(text);
 }
 
+/* Optimizes, allocates registers and encodes a translated program. */
+int xl_finish_program(struct ir_program *ir, uint32_t local_size, bool promote_locals,
+                      uint32_t max_registers, uint32_t debug_flags, const char *name,
+                      struct drv_shader_binary *out, char *err, size_t err_size)
+{
+   if (ir->out_of_memory)
+      return fail(err, err_size, "compiler: out of memory");
+   if (local_size > PPU_QMD_LOCAL_MAX_SIZE) {
+      snprintf(err, err_size, "compiler: %u bytes of local memory per invocation exceed %u",
+               local_size, PPU_QMD_LOCAL_MAX_SIZE);
+      return 1;
+   }
+   if (ir_optimize(ir, promote_locals))
+      local_size = 0;
+   if (debug_flags & DRV_COMPILE_DEBUG_PRINT_IR) {
+      fprintf(stderr, "vkppu: IR of \"%s\"\n", name);
+      ir_print(ir, stderr);
+   }
+   uint32_t max_regs = max_registers ? max_registers : PPU_REG_COUNT_MAX;
+   if (!regalloc_run(ir, max_regs, &out->register_count, err, err_size))
+      return ir->out_of_memory ? 1 : XL_COMPILE_OUT_OF_REGISTERS;
+   if (!encode(ir, out))
+      return fail(err, err_size, "compiler: out of memory");
+   out->local_memory_size = (local_size + 15) & ~15u;
+   if (debug_flags & DRV_COMPILE_DEBUG_PRINT_ISA)
+      print_isa(out);
+   return 0;
+}
+
 /* Translates, optimizes, allocates and encodes the entry point. Returns
- * 0, 1 on an error, or COMPILE_OUT_OF_REGISTERS. */
-#define COMPILE_OUT_OF_REGISTERS 2
+ * 0, 1 on an error, or XL_COMPILE_OUT_OF_REGISTERS. */
 static int compile_entry(struct spirv_module *m, const struct drv_compile_request *req,
                          const struct spirv_entry_point *ep, const char *name, bool promote_locals,
                          struct drv_shader_binary *out, char *err, size_t err_size)
@@ -116,39 +143,14 @@ static int compile_entry(struct spirv_module *m, const struct drv_compile_reques
    if (!xl_setup_globals(&c) || !xl_translate_entry(&c, fn))
       goto done;
    ir_emit(&ir, PPU_OP_EXIT); /* every path has exited already; a safe end */
-   if (ir.out_of_memory) {
-      fail(err, err_size, "compiler: out of memory");
-      goto done;
-   }
    if (c.shared_size > 49152u) {
       snprintf(err, err_size, "compiler: %u bytes of shared memory exceed 49152", c.shared_size);
       goto done;
    }
-   if (c.local_size > PPU_QMD_LOCAL_MAX_SIZE) {
-      snprintf(err, err_size, "compiler: %u bytes of local memory per invocation exceed %u",
-               c.local_size, PPU_QMD_LOCAL_MAX_SIZE);
-      goto done;
-   }
-   if (ir_optimize(&ir, promote_locals))
-      c.local_size = 0;
-   if (req->debug_flags & DRV_COMPILE_DEBUG_PRINT_IR) {
-      fprintf(stderr, "vkppu: IR of \"%s\"\n", name);
-      ir_print(&ir, stderr);
-   }
-   uint32_t max_regs = req->max_registers ? req->max_registers : PPU_REG_COUNT_MAX;
-   if (!regalloc_run(&ir, max_regs, &out->register_count, err, err_size)) {
-      rc = ir.out_of_memory ? 1 : COMPILE_OUT_OF_REGISTERS;
-      goto done;
-   }
-   if (!encode(&ir, out)) {
-      fail(err, err_size, "compiler: out of memory");
-      goto done;
-   }
    out->shared_memory_size = (c.shared_size + 15) & ~15u;
-   out->local_memory_size = (c.local_size + 15) & ~15u;
-   if (req->debug_flags & DRV_COMPILE_DEBUG_PRINT_ISA)
-      print_isa(out);
-   rc = 0;
+   rc = xl_finish_program(&ir, c.local_size, promote_locals, req->max_registers, req->debug_flags,
+                          name, out, err, err_size);
+   goto done;
 done:
    free(c.global_ptrs);
    free(c.pool);
@@ -176,7 +178,7 @@ int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader
    if (!m)
       return fail(err, err_size, e.message);
    int rc = 1;
-   if (!specialize(m, req, &e)) {
+   if (!xl_specialize(m, req->spec, req->spec_count, &e)) {
       fail(err, err_size, e.message);
       goto done;
    }
@@ -194,7 +196,7 @@ int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader
    /* Promoting local variables to registers raises register pressure:
     * when that does not fit, keep them in local memory instead. */
    rc = compile_entry(m, req, ep, name, true, out, err, err_size);
-   if (rc == COMPILE_OUT_OF_REGISTERS) {
+   if (rc == XL_COMPILE_OUT_OF_REGISTERS) {
       drv_shader_binary_free(out);
       rc = compile_entry(m, req, ep, name, false, out, err, err_size) ? 1 : 0;
    }

@@ -46,6 +46,55 @@ struct drv_shader_binary {
  * any input. */
 int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader_binary *out,
                         char *err, size_t err_size);
+/* Ray-tracing pipelines (docs/ray-tracing-pipeline.md): every stage of the
+ * pipeline is compiled into ONE program. Each stage's entry point is inlined
+ * where it can run: the raygen shaders behind a dispatch on the raygen
+ * record's group, closest-hit / miss / any-hit / intersection shaders at
+ * every OpTraceRayKHR (one copy per recursion level), callables at every
+ * OpExecuteCallableKHR. */
+enum drv_rt_stage_kind {
+   DRV_RT_STAGE_RAYGEN,
+   DRV_RT_STAGE_MISS,
+   DRV_RT_STAGE_CLOSEST_HIT,
+   DRV_RT_STAGE_ANY_HIT,
+   DRV_RT_STAGE_INTERSECTION,
+   DRV_RT_STAGE_CALLABLE,
+};
+#define DRV_RT_UNUSED UINT32_MAX
+
+struct drv_rt_stage {
+   const uint32_t *spirv;
+   size_t word_count;
+   const char *entry_point;
+   enum drv_rt_stage_kind kind;
+   const struct drv_spec_value *spec;
+   uint32_t spec_count;
+};
+
+/* A shader group: stage indices or DRV_RT_UNUSED. A general group (raygen,
+ * miss, callable) uses `general`; hit groups the other three. */
+struct drv_rt_group {
+   uint32_t general, closest_hit, any_hit, intersection;
+};
+
+struct drv_rt_compile_request {
+   const struct drv_rt_stage *stages;
+   uint32_t stage_count;
+   const struct drv_rt_group *groups;
+   uint32_t group_count;
+   uint32_t max_recursion_depth; /* maxPipelineRayRecursionDepth */
+   uint32_t extra_ray_flags;     /* ORed into every trace (SKIP_TRIANGLES / SKIP_AABBS pipelines) */
+   const struct drv_pipeline_abi *abi;
+   uint32_t max_registers;
+   uint32_t debug_flags;
+};
+
+/* Compiles a ray-tracing pipeline into one program for a dispatch of
+ * DRV_RT_WORKGROUP_X x DRV_RT_WORKGROUP_Y workgroups (shader_abi.h: the
+ * launch size and the shader binding table regions come in constant bank
+ * 0). Same error contract as drv_compile_compute. */
+int drv_compile_ray_tracing(const struct drv_rt_compile_request *req, struct drv_shader_binary *out,
+                            char *err, size_t err_size);
 void drv_shader_binary_free(struct drv_shader_binary *bin);
 
 #endif /* DRV_COMPILER_H */

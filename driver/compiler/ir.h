@@ -56,6 +56,8 @@ struct ir_program {
     * (optimize.c): assignable storage, never SSA values, even when written
     * once (a read in a loop may see the previous iteration's write). */
    uint32_t first_variable_vreg;
+   /* Instructions moved into the prologue so far (xl_hoist_to_prologue). */
+   uint32_t hoisted;
    uint32_t dynamic_local_count, dynamic_local_cap;
    bool out_of_memory;
 };

@@ -98,6 +98,11 @@ struct xl_ctx {
    uint32_t shared_size, local_size;
    uint32_t cur_word; /* word offset of the instruction being translated */
    uint32_t cur_opcode;
+   /* Ray-tracing pipelines (translate_ray_tracing.c): the pipeline being
+    * compiled and which inlined copy of which stage this context is; NULL
+    * for compute. */
+   struct xl_rt_program *rt;
+   struct xl_rt_instance *rt_instance;
 };
 
 /* Records the first failure: "compiler: word N (OpX): ...". */
@@ -132,8 +137,10 @@ struct ir_insn *xl_op_imm(struct xl_ctx *c, enum ppu_op op, enum ppu_type type, 
 void xl_bool_to_p0(struct xl_ctx *c, uint32_t v);
 /* A new bool vreg = P0. */
 uint32_t xl_p0_to_bool(struct xl_ctx *c);
-/* Runs emitted code [from, end) at the end of the prologue. */
-void xl_hoist_to_prologue(struct xl_ctx *c, uint32_t from);
+/* Runs the code emitted since xl_hoist_mark at the end of the prologue
+ * (nested hoists in between are accounted for). */
+uint32_t xl_hoist_mark(struct xl_ctx *c);
+void xl_hoist_to_prologue(struct xl_ctx *c, uint32_t mark);
 
 /* Per-area translators: return false when inst is not theirs. */
 bool xl_translate_alu(struct xl_ctx *c, const struct spirv_inst *inst);
@@ -144,6 +151,19 @@ bool xl_translate_composite(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_ray_query(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_image(struct xl_ctx *c, const struct spirv_inst *inst);
+/* OpTraceRayKHR, OpExecuteCallableKHR, OpReportIntersectionKHR. */
+bool xl_translate_ray_tracing(struct xl_ctx *c, const struct spirv_inst *inst);
+/* OpIgnoreIntersectionKHR / OpTerminateRayKHR ending an any-hit shader. */
+void xl_rt_end_any_hit(struct xl_ctx *c, uint32_t opcode);
+/* After an inlined call inside a stage that can end early (any-hit,
+ * intersection): the lanes whose stage has ended return too. */
+void xl_rt_after_call(struct xl_ctx *c);
+/* A ray-tracing built-in (LaunchId, HitT, ...); xl_fail when the stage has
+ * no such built-in. */
+uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k);
+/* Inlines fn (an entry point of c's module, called from code of another
+ * context) inside a CALL ... RET bracket; returns false on failure. */
+bool xl_inline_stage(struct xl_ctx *c, const struct spirv_function *fn);
 
 /* Memory helpers shared by translate_memory.c and translate_atomic.c. */
 /* The memory a pointer id names; NULL (after xl_fail) when unsupported. */
@@ -188,8 +208,21 @@ bool xl_setup_globals(struct xl_ctx *c);
 /* The 64-bit address held by a PhysicalStorageBuffer pointer id that was
  * made by an access chain (false when id is no such pointer). */
 bool xl_pointer_value(struct xl_ctx *c, uint32_t id, struct xl_val *out);
+/* Size and alignment of a type in local memory (no explicit layout). */
+bool xl_natural_layout(struct xl_ctx *c, uint32_t type, uint32_t *size, uint32_t *align);
 /* A Function-storage variable in local memory. */
 void xl_function_variable(struct xl_ctx *c, const struct spirv_inst *inst);
+
+/* Optimizes, allocates registers and encodes a translated program into out
+ * (compiler.c). Returns 0, 1 on an error (in err), or
+ * XL_COMPILE_OUT_OF_REGISTERS when it needs more than max_registers. */
+#define XL_COMPILE_OUT_OF_REGISTERS 2
+/* Applies specialization constant values (VkSpecializationInfo resolved). */
+bool xl_specialize(struct spirv_module *m, const struct drv_spec_value *spec, uint32_t spec_count,
+                   struct spirv_error *e);
+int xl_finish_program(struct ir_program *ir, uint32_t local_size, bool promote_locals,
+                      uint32_t max_registers, uint32_t debug_flags, const char *name,
+                      struct drv_shader_binary *out, char *err, size_t err_size);
 
 /* Control flow: translates the entry point into c->ir. */
 bool xl_translate_entry(struct xl_ctx *c, const struct spirv_function *fn);

@@ -119,6 +119,8 @@ uint32_t xl_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
                      : builtin == SPIRV_BUILT_IN_SubgroupGtMask ? PPU_SR_LANEMASK_GT
                                                                 : PPU_SR_LANEMASK_GE);
    default:
+      if (c->rt)
+         return xl_rt_builtin_component(c, builtin, k);
       xl_fail(c, "unsupported built-in %u", builtin);
       return ir_new_vreg(c->ir, 1);
    }

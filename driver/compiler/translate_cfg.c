@@ -372,6 +372,10 @@ static void translate_terminator(struct xl_ctx *c, struct cfg_state *st, uint32_
    case SPIRV_OP_Unreachable:
       ir_emit(c->ir, PPU_OP_EXIT);
       return;
+   case SPIRV_OP_IgnoreIntersectionKHR:
+   case SPIRV_OP_TerminateRayKHR:
+      xl_rt_end_any_hit(c, t->opcode);
+      return;
    default:
       xl_fail(c, "unsupported block terminator");
       return;
@@ -379,6 +383,25 @@ static void translate_terminator(struct xl_ctx *c, struct cfg_state *st, uint32_
 }
 
 static bool translate_function(struct xl_ctx *c, struct xl_scope *s);
+
+/* Translates s->fn inline inside CALL body; ret: BRA after; body: ...;
+ * after:, so that a return from any depth of it is a guarded RET. */
+static void translate_inlined(struct xl_ctx *c, struct xl_scope *s)
+{
+   uint32_t body = ir_new_label(c->ir), after = ir_new_label(c->ir);
+   s->ret_label = ir_new_label(c->ir);
+   struct ir_insn *i = ir_emit(c->ir, PPU_OP_CALL);
+   i->label = body;
+   ir_emit_label(c->ir, s->ret_label);
+   i = ir_emit(c->ir, PPU_OP_BRA);
+   i->label = after;
+   ir_emit_label(c->ir, body);
+   struct xl_scope *outer = c->scope;
+   c->scope = s;
+   translate_function(c, s);
+   c->scope = outer;
+   ir_emit_label(c->ir, after);
+}
 
 static void translate_call(struct xl_ctx *c, const struct spirv_inst *inst)
 {
@@ -424,20 +447,11 @@ static void translate_call(struct xl_ctx *c, const struct spirv_inst *inst)
    const struct spirv_type *rt = spirv_type(c->m, callee->result_type);
    if (rt && rt->kind != SPIRV_TYPE_VOID)
       callee_scope.ret = xl_new_val(c, callee->result_type);
-   uint32_t body = ir_new_label(c->ir), after = ir_new_label(c->ir);
-   callee_scope.ret_label = ir_new_label(c->ir);
-   struct ir_insn *i = ir_emit(c->ir, PPU_OP_CALL);
-   i->label = body;
-   ir_emit_label(c->ir, callee_scope.ret_label);
-   i = ir_emit(c->ir, PPU_OP_BRA);
-   i->label = after;
-   ir_emit_label(c->ir, body);
-   c->scope = &callee_scope;
    c->depth++;
-   translate_function(c, &callee_scope);
+   translate_inlined(c, &callee_scope);
    c->depth--;
-   c->scope = caller;
-   ir_emit_label(c->ir, after);
+   if (c->rt)
+      xl_rt_after_call(c);
    if (!c->failed && callee_scope.ret.count)
       xl_set(c, inst->result_id, callee_scope.ret);
    free(callee_scope.vals);
@@ -470,7 +484,8 @@ static void translate_body(struct xl_ctx *c, uint32_t b)
       if (xl_translate_memory(c, inst) || xl_translate_atomic(c, inst) ||
           xl_translate_alu(c, inst) || xl_translate_composite(c, inst) ||
           xl_translate_glsl(c, inst) || xl_translate_subgroup(c, inst) ||
-          xl_translate_ray_query(c, inst) || xl_translate_image(c, inst))
+          xl_translate_ray_query(c, inst) || xl_translate_image(c, inst) ||
+          xl_translate_ray_tracing(c, inst))
          continue;
       const struct spirv_opcode_info *info = spirv_opcode_info(inst->opcode);
       if (inst->opcode == SPIRV_OP_ExtInst &&
@@ -554,6 +569,28 @@ bool xl_translate_entry(struct xl_ctx *c, const struct spirv_function *fn)
    c->scope = &s;
    bool ok = translate_function(c, &s);
    c->scope = NULL;
+   free(s.vals);
+   free(s.ptrs);
+   return ok;
+}
+
+bool xl_inline_stage(struct xl_ctx *c, const struct spirv_function *fn)
+{
+   struct xl_scope s;
+   memset(&s, 0, sizeof(s));
+   s.fn = fn;
+   s.vals = calloc(c->bound, sizeof(struct xl_val));
+   s.ptrs = calloc(c->bound, sizeof(struct xl_ptr));
+   if (!s.vals || !s.ptrs) {
+      free(s.vals);
+      free(s.ptrs);
+      xl_fail(c, "out of memory");
+      return false;
+   }
+   /* The stage returns like an inlined function (a guarded RET from any
+    * depth), so the code after it runs with every lane that entered. */
+   translate_inlined(c, &s);
+   bool ok = !c->failed;
    free(s.vals);
    free(s.ptrs);
    return ok;

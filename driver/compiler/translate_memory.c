@@ -187,7 +187,7 @@ static void add_dyn(struct xl_ctx *c, struct xl_ptr *p, uint32_t index, uint32_t
 uint32_t xl_set_base(struct xl_ctx *c, uint32_t set)
 {
    if (!c->set_base[set]) {
-      uint32_t from = c->ir->insn_count;
+      uint32_t from = xl_hoist_mark(c);
       c->set_base[set] = ir_new_vreg(c->ir, 2);
       struct ir_insn *i = xl_op(c, PPU_OP_LDC, PPU_TYPE_U64, c->set_base[set], 0, 0);
       i->f.rb = 0; /* bank 0 */
@@ -290,6 +290,11 @@ static void store_leaves(struct xl_ctx *c, const struct xl_ptr *p, uint32_t addr
                          uint32_t offset, uint32_t vec_stride, struct xl_val v, uint32_t *n,
                          bool is_store);
 
+bool xl_natural_layout(struct xl_ctx *c, uint32_t type, uint32_t *size, uint32_t *align)
+{
+   return natural_layout(c, type, size, align);
+}
+
 /* A descriptor-backed variable: a single descriptor is loaded once in the
  * prologue, an array's elements when an access chain picks one. False when
  * the pipeline layout has no such binding. */
@@ -302,7 +307,7 @@ static bool bind_descriptor(struct xl_ctx *c, uint32_t var, struct xl_ptr *p)
    if (t->kind == SPIRV_TYPE_ARRAY || t->kind == SPIRV_TYPE_RUNTIME_ARRAY) {
       p->binding = b;
    } else {
-      uint32_t from = c->ir->insn_count;
+      uint32_t from = xl_hoist_mark(c);
       if (p->kind == XL_PTR_IMAGE)
          p->base = xl_image_descriptor_va(c, b, true, 0, 0);
       else
@@ -367,12 +372,17 @@ bool xl_setup_globals(struct xl_ctx *c)
          p.offset = (c->shared_size + 15) & ~15u;
          c->shared_size = p.offset + size;
          break;
+      case SPIRV_STORAGE_CLASS_RayPayloadKHR:
+      case SPIRV_STORAGE_CLASS_CallableDataKHR:
+         /* Outgoing payloads and callable data: the caller's local
+          * memory, which the inlined callee addresses directly
+          * (translate_ray_tracing.c binds its Incoming* variable there). */
       case SPIRV_STORAGE_CLASS_Private:
          if (!natural_layout(c, p.type, &size, &align))
             continue;
          allocate_local(c, &p, size, align);
          if (var->initializer) {
-            uint32_t from = c->ir->insn_count, n = 0;
+            uint32_t from = xl_hoist_mark(c), n = 0;
             struct xl_val v = xl_constant(c, var->initializer);
             store_leaves(c, &p, 0, p.type, p.offset, 0, v, &n, true);
             xl_hoist_to_prologue(c, from);
@@ -440,8 +450,17 @@ static void access_chain(struct xl_ctx *c, const struct spirv_inst *inst)
             xl_fail(c, "unsupported: dynamic index into a built-in");
             return;
          }
-         p.component = cidx;
-         p.type = t->u.vector.component_type;
+         /* A column of a matrix built-in (ObjectToWorldKHR) starts at
+          * leaf column * rows; a vector component is one leaf. */
+         uint32_t first = p.component == UINT32_MAX ? 0 : p.component;
+         if (t->kind == SPIRV_TYPE_MATRIX) {
+            const struct spirv_type *col = spirv_type(c->m, t->u.matrix.column_type);
+            p.component = first + cidx * (col ? col->u.vector.component_count : 0);
+            p.type = t->u.matrix.column_type;
+         } else {
+            p.component = first + cidx;
+            p.type = t->u.vector.component_type;
+         }
          continue;
       }
       switch (t->kind) {
@@ -805,7 +824,7 @@ static void load(struct xl_ctx *c, const struct spirv_inst *inst)
       }
    } else if (p->kind == XL_PTR_BUILTIN) {
       for (uint32_t k = 0; k < v.count; k++) {
-         uint32_t comp = p->component == UINT32_MAX ? k : p->component;
+         uint32_t comp = p->component == UINT32_MAX ? k : p->component + k;
          xl_mov(c, xl_comp(c, v, k), xl_builtin_component(c, p->builtin, comp), 1);
       }
    } else {

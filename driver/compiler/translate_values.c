@@ -372,9 +372,18 @@ uint32_t xl_p0_to_bool(struct xl_ctx *c)
    return d;
 }
 
-void xl_hoist_to_prologue(struct xl_ctx *c, uint32_t from)
+uint32_t xl_hoist_mark(struct xl_ctx *c)
 {
+   return c->ir->insn_count - c->ir->hoisted;
+}
+
+void xl_hoist_to_prologue(struct xl_ctx *c, uint32_t mark)
+{
+   /* Hoists done since the mark (nested ones) moved the code after the
+    * prologue down by as many instructions. */
+   uint32_t from = mark + c->ir->hoisted;
    uint32_t n = c->ir->insn_count - from;
    ir_move_tail(c->ir, from, c->prologue_end);
    c->prologue_end += n;
+   c->ir->hoisted += n;
 }

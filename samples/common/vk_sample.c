@@ -162,8 +162,10 @@ static uint32_t *read_spirv(const char *tag, const char *path, size_t *bytes)
    return words;
 }
 
-static VkResult create_set(VkDevice device, const char *tag, const VkDescriptorType *binding_types,
-                           uint32_t binding_count, struct vk_sample_compute_pipeline *out)
+VkResult vk_sample_descriptor_set_create(VkDevice device, const char *tag,
+                                         const VkDescriptorType *binding_types,
+                                         uint32_t binding_count, VkShaderStageFlags stages,
+                                         struct vk_sample_compute_pipeline *out)
 {
    VkDescriptorSetLayoutBinding *bindings =
        calloc(binding_count ? binding_count : 1, sizeof(*bindings));
@@ -171,8 +173,7 @@ static VkResult create_set(VkDevice device, const char *tag, const VkDescriptorT
    VkDescriptorPoolSize *sizes = calloc(binding_count ? binding_count : 1, sizeof(*sizes));
    VkResult r = bindings && sizes ? VK_SUCCESS : VK_ERROR_OUT_OF_HOST_MEMORY;
    for (uint32_t b = 0; r == VK_SUCCESS && b < binding_count; b++) {
-      bindings[b] =
-          (VkDescriptorSetLayoutBinding){b, binding_types[b], 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+      bindings[b] = (VkDescriptorSetLayoutBinding){b, binding_types[b], 1, stages, NULL};
       sizes[b] = (VkDescriptorPoolSize){binding_types[b], 1};
    }
    VkDescriptorSetLayoutCreateInfo slci = {
@@ -203,12 +204,9 @@ static VkResult create_set(VkDevice device, const char *tag, const VkDescriptorT
    return VK_SUCCESS;
 }
 
-VkResult vk_sample_compute_pipeline_create(VkDevice device, const char *tag, const char *spv_path,
-                                           const VkDescriptorType *binding_types,
-                                           uint32_t binding_count, uint32_t push_constant_bytes,
-                                           struct vk_sample_compute_pipeline *out)
+VkResult vk_sample_shader_module_create(VkDevice device, const char *tag, const char *spv_path,
+                                        VkShaderModule *out)
 {
-   memset(out, 0, sizeof(*out));
    size_t bytes = 0;
    uint32_t *code = read_spirv(tag, spv_path, &bytes);
    if (!code)
@@ -218,10 +216,23 @@ VkResult vk_sample_compute_pipeline_create(VkDevice device, const char *tag, con
        .codeSize = bytes,
        .pCode = code,
    };
-   VkResult r = vkCreateShaderModule(device, &smci, NULL, &out->module);
+   VkResult r = vkCreateShaderModule(device, &smci, NULL, out);
    free(code);
    VK_SAMPLE_CHECK(tag, r);
-   r = create_set(device, tag, binding_types, binding_count, out);
+   return VK_SUCCESS;
+}
+
+VkResult vk_sample_compute_pipeline_create(VkDevice device, const char *tag, const char *spv_path,
+                                           const VkDescriptorType *binding_types,
+                                           uint32_t binding_count, uint32_t push_constant_bytes,
+                                           struct vk_sample_compute_pipeline *out)
+{
+   memset(out, 0, sizeof(*out));
+   VkResult r = vk_sample_shader_module_create(device, tag, spv_path, &out->module);
+   if (r != VK_SUCCESS)
+      return r;
+   r = vk_sample_descriptor_set_create(device, tag, binding_types, binding_count,
+                                       VK_SHADER_STAGE_COMPUTE_BIT, out);
    if (r != VK_SUCCESS)
       return r;
    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};

@@ -59,6 +59,16 @@ VkResult vk_sample_compute_pipeline_create(VkDevice device, const char *tag, con
                                            uint32_t binding_count, uint32_t push_constant_bytes,
                                            struct vk_sample_compute_pipeline *out);
 void vk_sample_compute_pipeline_destroy(VkDevice device, struct vk_sample_compute_pipeline *p);
+/* The parts of vk_sample_compute_pipeline_create, for pipelines of other
+ * kinds (samples/rt_ambient_occlusion): a module from a SPIR-V file, and
+ * out->set_layout, out->pool and out->set with one descriptor of
+ * binding_types[i] at binding i, visible to `stages`. */
+VkResult vk_sample_shader_module_create(VkDevice device, const char *tag, const char *spv_path,
+                                        VkShaderModule *out);
+VkResult vk_sample_descriptor_set_create(VkDevice device, const char *tag,
+                                         const VkDescriptorType *binding_types,
+                                         uint32_t binding_count, VkShaderStageFlags stages,
+                                         struct vk_sample_compute_pipeline *out);
 
 /* A primary command buffer from pool, begun for one submission. */
 VkResult vk_sample_begin_one_time(VkDevice device, VkCommandPool pool, const char *tag,

@@ -4,16 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Everything one level's build needs, whichever way it is built. */
-struct level_build {
-   enum rq_build_mode mode;
-   VkAccelerationStructureTypeKHR type;
-   VkAccelerationStructureGeometryKHR geometry;
-   VkAccelerationStructureBuildRangeInfoKHR range;
-   VkBuildAccelerationStructureFlagsKHR flags;
-   VkQueryPool compacted_size; /* device builds with --compact: written after the build */
-};
-
 static VkResult accel_create(struct rq_context *ctx, VkAccelerationStructureTypeKHR type,
                              VkDeviceSize size, enum rq_build_mode mode, struct rq_accel *out)
 {
@@ -41,7 +31,7 @@ static VkResult accel_create(struct rq_context *ctx, VkAccelerationStructureType
    return VK_SUCCESS;
 }
 
-static void accel_destroy(struct rq_context *ctx, struct rq_accel *a)
+void rq_accel_destroy(struct rq_context *ctx, struct rq_accel *a)
 {
    if (a->handle)
       vkDestroyAccelerationStructureKHR(ctx->device, a->handle, NULL);
@@ -62,7 +52,7 @@ static void accel_build_barrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_st
                         1, &mb, 0, NULL, 0, NULL);
 }
 
-static VkResult build_on_device(struct rq_context *ctx, struct level_build *lb,
+static VkResult build_on_device(struct rq_context *ctx, struct rq_level_build *lb,
                                 VkAccelerationStructureBuildGeometryInfoKHR *info,
                                 VkDeviceSize scratch_size, double *seconds, bool *timed_on_gpu)
 {
@@ -98,7 +88,7 @@ static VkResult build_on_device(struct rq_context *ctx, struct level_build *lb,
    return r;
 }
 
-static VkResult build_on_host(struct rq_context *ctx, struct level_build *lb,
+static VkResult build_on_host(struct rq_context *ctx, struct rq_level_build *lb,
                               VkAccelerationStructureBuildGeometryInfoKHR *info,
                               VkDeviceSize scratch_size, double *seconds)
 {
@@ -123,9 +113,8 @@ static VkResult build_on_host(struct rq_context *ctx, struct level_build *lb,
    return r;
 }
 
-/* Sizes, creates and builds one level into *out. */
-static VkResult build_level(struct rq_context *ctx, struct level_build *lb, struct rq_accel *out,
-                            double *seconds, bool *timed_on_gpu)
+VkResult rq_accel_build(struct rq_context *ctx, struct rq_level_build *lb, struct rq_accel *out,
+                        double *seconds, bool *timed_on_gpu)
 {
    VkAccelerationStructureBuildGeometryInfoKHR info = {
        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_GEOMETRY_INFO_KHR,
@@ -200,10 +189,10 @@ static VkResult compact_blas(struct rq_context *ctx, enum rq_build_mode mode, Vk
    }
    if (r != VK_SUCCESS) {
       if (r != VK_TIMEOUT)
-         accel_destroy(ctx, &compacted);
+         rq_accel_destroy(ctx, &compacted);
       return r;
    }
-   accel_destroy(ctx, &scene->blas);
+   rq_accel_destroy(ctx, &scene->blas);
    scene->blas = compacted;
    scene->blas_compacted_bytes = size;
    return VK_SUCCESS;
@@ -236,7 +225,7 @@ static VkResult upload_mesh(struct rq_context *ctx, const struct obj_mesh *mesh,
 static VkResult build_blas(struct rq_context *ctx, const struct obj_mesh *mesh,
                            enum rq_build_mode mode, bool compact, struct rq_scene *scene)
 {
-   struct level_build lb = {
+   struct rq_level_build lb = {
        .mode = mode,
        .type = VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR,
        .geometry =
@@ -274,7 +263,7 @@ static VkResult build_blas(struct rq_context *ctx, const struct obj_mesh *mesh,
       };
       CHECK_VK(vkCreateQueryPool(ctx->device, &qpci, NULL, &lb.compacted_size));
    }
-   VkResult r = build_level(ctx, &lb, &scene->blas, &scene->blas_seconds, &scene->timed_on_gpu);
+   VkResult r = rq_accel_build(ctx, &lb, &scene->blas, &scene->blas_seconds, &scene->timed_on_gpu);
    scene->blas_bytes = scene->blas.storage.size;
    if (r == VK_SUCCESS && compact)
       r = compact_blas(ctx, mode, lb.compacted_size, scene);
@@ -295,7 +284,7 @@ static VkResult build_tlas(struct rq_context *ctx, enum rq_build_mode mode, stru
        .accelerationStructureReference =
            mode == RQ_BUILD_HOST ? (uint64_t)(uintptr_t)scene->blas.handle : scene->blas.address,
    };
-   struct level_build lb = {
+   struct rq_level_build lb = {
        .mode = mode,
        .type = VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR,
        .geometry =
@@ -316,7 +305,7 @@ static VkResult build_tlas(struct rq_context *ctx, enum rq_build_mode mode, stru
    else
       lb.geometry.geometry.instances.data.deviceAddress = scene->instances.address;
    bool gpu;
-   VkResult r = build_level(ctx, &lb, &scene->tlas, &scene->tlas_seconds, &gpu);
+   VkResult r = rq_accel_build(ctx, &lb, &scene->tlas, &scene->tlas_seconds, &gpu);
    scene->tlas_bytes = scene->tlas.storage.size;
    return r;
 }
@@ -335,8 +324,8 @@ VkResult rq_scene_build(struct rq_context *ctx, const struct obj_mesh *mesh,
 
 void rq_scene_destroy(struct rq_context *ctx, struct rq_scene *scene)
 {
-   accel_destroy(ctx, &scene->tlas);
-   accel_destroy(ctx, &scene->blas);
+   rq_accel_destroy(ctx, &scene->tlas);
+   rq_accel_destroy(ctx, &scene->blas);
    rq_buffer_destroy(ctx, &scene->instances);
    rq_buffer_destroy(ctx, &scene->positions);
    rq_buffer_destroy(ctx, &scene->indices);

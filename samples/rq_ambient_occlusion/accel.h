@@ -29,6 +29,23 @@ enum rq_build_mode {
    RQ_BUILD_HOST,   /* vkBuildAccelerationStructuresKHR (accelerationStructureHostCommands) */
 };
 
+/* Everything one level's build needs, whichever way it is built. */
+struct rq_level_build {
+   enum rq_build_mode mode;
+   VkAccelerationStructureTypeKHR type;
+   VkAccelerationStructureGeometryKHR geometry;
+   VkAccelerationStructureBuildRangeInfoKHR range;
+   VkBuildAccelerationStructureFlagsKHR flags;
+   VkQueryPool compacted_size; /* device builds with --compact: written after the build */
+};
+
+/* Sizes, creates and builds one level of one geometry into *out (other
+ * samples build their own scenes with it: samples/rt_reflections);
+ * *seconds and *timed_on_gpu as rq_commands_submit. */
+VkResult rq_accel_build(struct rq_context *ctx, struct rq_level_build *lb, struct rq_accel *out,
+                        double *seconds, bool *timed_on_gpu);
+void rq_accel_destroy(struct rq_context *ctx, struct rq_accel *a);
+
 /* Uploads mesh and builds both levels; compact: builds the BLAS with
  * ALLOW_COMPACTION, queries its compacted size and keeps a compacted copy. */
 VkResult rq_scene_build(struct rq_context *ctx, const struct obj_mesh *mesh,

@@ -4,50 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-   BINDING_SCENE,
-   BINDING_RESULT,
-   BINDING_POSITIONS,
-   BINDING_INDICES,
-   BINDING_COUNT,
-};
-
-/* shaders/ao.comp, set 0 */
-static const VkDescriptorType binding_types[BINDING_COUNT] = {
-    [BINDING_SCENE] = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
-    [BINDING_RESULT] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    [BINDING_POSITIONS] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    [BINDING_INDICES] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-};
-
-static void write_descriptors(struct rq_context *ctx, const struct rq_scene *scene,
-                              struct ao_pass *pass)
-{
-   VkWriteDescriptorSetAccelerationStructureKHR as_write = {
-       .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
-       .accelerationStructureCount = 1,
-       .pAccelerationStructures = &scene->tlas.handle,
-   };
-   VkDescriptorBufferInfo buffers[BINDING_COUNT] = {
-       [BINDING_RESULT] = {pass->result.buffer, 0, VK_WHOLE_SIZE},
-       [BINDING_POSITIONS] = {scene->positions.buffer, 0, VK_WHOLE_SIZE},
-       [BINDING_INDICES] = {scene->indices.buffer, 0, VK_WHOLE_SIZE},
-   };
-   VkWriteDescriptorSet writes[BINDING_COUNT];
-   for (uint32_t b = 0; b < BINDING_COUNT; b++) {
-      writes[b] = (VkWriteDescriptorSet){
-          .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-          .pNext = b == BINDING_SCENE ? &as_write : NULL,
-          .dstSet = pass->pipe.set,
-          .dstBinding = b,
-          .descriptorCount = 1,
-          .descriptorType = binding_types[b],
-          .pBufferInfo = b == BINDING_SCENE ? NULL : &buffers[b],
-      };
-   }
-   vkUpdateDescriptorSets(ctx->device, BINDING_COUNT, writes, 0, NULL);
-}
-
 VkResult ao_pass_create_sized(struct rq_context *ctx, const char *spv_path,
                               const struct rq_scene *scene, VkDeviceSize result_bytes,
                               uint32_t push_constant_bytes, struct ao_pass *pass)
@@ -59,10 +15,10 @@ VkResult ao_pass_create_sized(struct rq_context *ctx, const char *spv_path,
    VkResult r =
        rq_buffer_create(ctx, result_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, &pass->result);
    if (r == VK_SUCCESS)
-      r = vk_sample_compute_pipeline_create(ctx->device, RQ_TAG, spv_path, binding_types,
-                                            BINDING_COUNT, push_constant_bytes, &pass->pipe);
+      r = vk_sample_compute_pipeline_create(ctx->device, RQ_TAG, spv_path, ao_pass_binding_types,
+                                            AO_BINDING_COUNT, push_constant_bytes, &pass->pipe);
    if (r == VK_SUCCESS)
-      write_descriptors(ctx, scene, pass);
+      ao_pass_write_descriptors(ctx, scene, pass);
    return r;
 }
 

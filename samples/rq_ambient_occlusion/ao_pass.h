@@ -23,7 +23,25 @@ struct ao_pass {
    struct vk_sample_compute_pipeline pipe;
    struct rq_buffer result; /* per pixel: AO rays that escaped, or AO_MISSED */
    uint32_t push_constant_bytes;
+   /* The ray-tracing pipeline version (samples/rt_ambient_occlusion): its
+    * shader binding table and the four regions of it. */
+   struct rq_buffer shader_binding_table;
+   VkStridedDeviceAddressRegionKHR raygen, miss, hit, callable;
 };
+
+/* Set 0 of every AO pass: TLAS, result, positions, indices
+ * (ao_descriptors.c). */
+enum {
+   AO_BINDING_SCENE,
+   AO_BINDING_RESULT,
+   AO_BINDING_POSITIONS,
+   AO_BINDING_INDICES,
+   AO_BINDING_COUNT,
+};
+extern const VkDescriptorType ao_pass_binding_types[AO_BINDING_COUNT];
+/* Writes the scene's and the pass's buffers into pass->pipe.set. */
+void ao_pass_write_descriptors(struct rq_context *ctx, const struct rq_scene *scene,
+                               struct ao_pass *pass);
 
 VkResult ao_pass_create(struct rq_context *ctx, const char *spv_path, const struct rq_scene *scene,
                         uint32_t width, uint32_t height, struct ao_pass *pass);

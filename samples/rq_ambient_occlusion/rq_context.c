@@ -9,7 +9,7 @@
  * take many minutes there. */
 #define WAIT_NANOSECONDS (30ull * 60 * 1000 * 1000 * 1000)
 
-#define MAX_DEVICE_EXTENSIONS 8
+#define MAX_DEVICE_EXTENSIONS 9
 
 double rq_host_seconds(void)
 {
@@ -28,6 +28,10 @@ static uint32_t required_extensions(uint32_t api_version, const char **names)
    names[n++] = VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME;
    names[n++] = VK_KHR_RAY_QUERY_EXTENSION_NAME;
    names[n++] = VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME;
+#ifdef RQ_RAY_TRACING_PIPELINE
+   /* samples/rt_ambient_occlusion traces with a ray-tracing pipeline. */
+   names[n++] = VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME;
+#endif
    if (api_version < VK_API_VERSION_1_2) {
       names[n++] = VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME;
       names[n++] = VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME;
@@ -42,6 +46,7 @@ struct device_features {
    VkPhysicalDeviceAccelerationStructureFeaturesKHR as;
    VkPhysicalDeviceRayQueryFeaturesKHR ray_query;
    VkPhysicalDeviceBufferDeviceAddressFeatures address;
+   VkPhysicalDeviceRayTracingPipelineFeaturesKHR pipeline;
 };
 
 /* Links the chain inside *f (so *f must not move while it is used). */
@@ -55,6 +60,10 @@ static void chain_features(struct device_features *f)
    f->ray_query.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR;
    f->ray_query.pNext = &f->address;
    f->address.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES;
+#ifdef RQ_RAY_TRACING_PIPELINE
+   f->address.pNext = &f->pipeline;
+   f->pipeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR;
+#endif
 }
 
 /* Why pd cannot run the sample, or NULL when it can (then *family is set). */
@@ -95,6 +104,10 @@ static const char *unsuitable(struct rq_context *ctx, VkPhysicalDevice pd, uint3
    vkGetPhysicalDeviceFeatures2(pd, &f.base);
    if (!f.as.accelerationStructure || !f.ray_query.rayQuery || !f.address.bufferDeviceAddress)
       return "accelerationStructure, rayQuery or bufferDeviceAddress feature missing";
+#ifdef RQ_RAY_TRACING_PIPELINE
+   if (!f.pipeline.rayTracingPipeline)
+      return "rayTracingPipeline feature missing";
+#endif
 
    VkQueueFamilyProperties families[16];
    count = 16;
@@ -144,6 +157,7 @@ static VkResult create_device(struct rq_context *ctx)
    f.as.accelerationStructureHostCommands = ctx->host_commands;
    f.ray_query.rayQuery = VK_TRUE;
    f.address.bufferDeviceAddress = VK_TRUE;
+   f.pipeline.rayTracingPipeline = VK_TRUE; /* chained only with RQ_RAY_TRACING_PIPELINE */
    float priority = 1.0f;
    VkDeviceQueueCreateInfo qci = {
        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,

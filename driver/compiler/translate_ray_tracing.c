@@ -1,0 +1,1021 @@
+/* Ray-tracing pipeline stages inside one program (translate.h; the whole
+ * design is in docs/ray-tracing-pipeline.md).
+ *
+ * Every stage of a pipeline is its own SPIR-V module, translated by its own
+ * xl_ctx into the one shared IR program. A context is one *instance* of a
+ * stage: the same closest-hit shader reached from the raygen's traceRayEXT
+ * (nest 1) and from its own reflection ray (nest 2) is two instances with
+ * their own globals (outgoing payloads, Private variables), so recursion
+ * never overwrites a caller's data. An instance is translated inline where
+ * it can run, behind a compare/branch chain on the shader group index found
+ * in the shader binding table record.
+ *
+ * OpTraceRayKHR reuses the ray-query lowering: a ray-query object (the
+ * trace *frame* of its nest, in local memory), TTU.INIT, then a PROCEED
+ * loop whose candidates run the hit group's any-hit shader (non-opaque
+ * triangles) or intersection shader (AABBs), then the closest-hit or miss
+ * shader. Payloads, callable data and hit attributes are local memory that
+ * the caller owns and the inlined callee addresses directly.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppu/bvh.h"
+#include "ppu/ray_query.h"
+#include "translate_ray_tracing.h"
+
+/* Per-nest frame fields after the ray-query object (4-byte slots). */
+enum frame_slot {
+   SLOT_COMMITTED_KIND,
+   SLOT_CANDIDATE_KIND,
+   SLOT_PENDING_KIND,
+   SLOT_CANDIDATE_T,
+   SLOT_PENDING_T,
+   SLOT_PENDING,  /* an intersection shader reported an accepted hit */
+   SLOT_OUTCOME,  /* any-hit: 0 accept, 1 ignore, 2 terminate */
+   SLOT_REPORTED, /* OpReportIntersectionKHR's result */
+   SLOT_COUNT,
+};
+#define OUTCOME_IGNORE 1u
+#define OUTCOME_TERMINATE 2u
+#define HIT_KIND_FRONT 0xfeu /* HitKindFrontFacingTriangleKHR */
+#define HIT_KIND_BACK 0xffu
+
+/* --- small emitters ------------------------------------------------------ */
+
+static uint32_t vreg(struct xl_ctx *c, unsigned regs)
+{
+   return ir_new_vreg(c->ir, regs);
+}
+
+/* LD/ST.LOCAL of one 32-bit word at a constant local offset. */
+static void local_word(struct xl_ctx *c, uint32_t offset, uint32_t reg, bool is_store)
+{
+   struct ir_insn *i = is_store ? xl_op(c, PPU_OP_ST, PPU_TYPE_U32, 0, 0, reg)
+                                : xl_op(c, PPU_OP_LD, PPU_TYPE_U32, reg, 0, 0);
+   i->f.mode = PPU_SPACE_LOCAL;
+   i->f.imm = offset;
+}
+
+static uint32_t load_local(struct xl_ctx *c, uint32_t offset)
+{
+   uint32_t r = vreg(c, 1);
+   local_word(c, offset, r, false);
+   return r;
+}
+
+static void store_local_imm(struct xl_ctx *c, uint32_t offset, uint32_t value)
+{
+   local_word(c, offset, xl_imm32(c, value), true);
+}
+
+static uint32_t load_global(struct xl_ctx *c, uint32_t addr, uint32_t offset, enum ppu_type ty)
+{
+   uint32_t r = vreg(c, ty == PPU_TYPE_U64 ? 2 : 1);
+   struct ir_insn *i = xl_op(c, PPU_OP_LD, ty, r, addr, 0);
+   i->f.mode = PPU_SPACE_GLOBAL;
+   i->f.imm = offset;
+   return r;
+}
+
+static uint32_t load_cbank(struct xl_ctx *c, uint32_t offset, enum ppu_type ty)
+{
+   uint32_t r = vreg(c, ty == PPU_TYPE_U64 ? 2 : 1);
+   struct ir_insn *i = xl_op(c, PPU_OP_LDC, ty, r, 0, 0);
+   i->f.rb = 0; /* bank 0 */
+   i->f.imm = offset;
+   return r;
+}
+
+/* P0 = (a cmp imm). */
+static void compare_imm(struct xl_ctx *c, uint32_t a, enum ppu_cmp cmp, uint32_t imm)
+{
+   struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, a, imm);
+   i->f.subop = (uint8_t)cmp;
+   i->f.pd = 0;
+}
+
+static void branch(struct xl_ctx *c, enum ppu_op op, uint32_t label, uint8_t guard)
+{
+   struct ir_insn *i = ir_emit(c->ir, op);
+   i->f.guard = guard;
+   if (op == PPU_OP_BRA || op == PPU_OP_SSY || op == PPU_OP_PBK || op == PPU_OP_PCNT)
+      i->label = label;
+   else
+      i->resume = label;
+}
+
+/* if (P0 holds, or fails when negate) { ... }: SSY merge; @!P0 BRA merge
+ * (through a SYNC stub); the caller emits the body and if_end. */
+struct if_block {
+   uint32_t merge, skip;
+};
+
+static struct if_block if_begin(struct xl_ctx *c, bool negate)
+{
+   struct if_block b = {ir_new_label(c->ir), ir_new_label(c->ir)};
+   branch(c, PPU_OP_SSY, b.merge, PPU_PT);
+   branch(c, PPU_OP_BRA, b.skip, negate ? 0 : (0 | PPU_PRED_NEG));
+   return b;
+}
+
+static void if_end(struct xl_ctx *c, struct if_block b)
+{
+   branch(c, PPU_OP_SYNC, b.merge, PPU_PT);
+   ir_emit_label(c->ir, b.skip);
+   branch(c, PPU_OP_SYNC, b.merge, PPU_PT);
+   ir_emit_label(c->ir, b.merge);
+}
+
+static void ttu(struct xl_ctx *c, enum ppu_ttu_op op, uint32_t dst, uint32_t object, uint32_t b)
+{
+   struct ir_insn *i = xl_op(c, PPU_OP_TTU, PPU_TYPE_U32, dst, object, b);
+   i->f.subop = (uint8_t)op;
+}
+
+/* --- contexts ------------------------------------------------------------ */
+
+/* Hands the shared layout (local memory, prologue) from one context to
+ * another when translation moves between them. */
+static void hand_over(struct xl_ctx *from, struct xl_ctx *to)
+{
+   to->local_size = from->local_size;
+   to->prologue_end = from->prologue_end;
+}
+
+static struct xl_rt_instance *instance_for(struct xl_ctx *c, uint32_t stage, uint32_t nest,
+                                           uint32_t depth)
+{
+   struct xl_rt_program *rt = c->rt;
+   for (uint32_t i = 0; i < rt->instance_count; i++) {
+      struct xl_rt_instance *in = rt->instances[i];
+      if (in->stage == stage && in->nest == nest && in->depth == depth)
+         return in;
+   }
+   if (rt->instance_count == rt->instance_cap) {
+      uint32_t cap = rt->instance_cap ? rt->instance_cap * 2 : 16;
+      struct xl_rt_instance **n = realloc(rt->instances, cap * sizeof(*n));
+      if (!n) {
+         xl_fail(c, "out of memory");
+         return NULL;
+      }
+      rt->instances = n;
+      rt->instance_cap = cap;
+   }
+   struct xl_rt_instance *in = calloc(1, sizeof(*in));
+   const struct xl_rt_stage *st = &rt->stages[stage];
+   if (in)
+      in->ctx.global_ptrs = calloc(spirv_module_bound(st->m), sizeof(struct xl_ptr));
+   if (!in || !in->ctx.global_ptrs) {
+      if (in)
+         free(in);
+      xl_fail(c, "out of memory");
+      return NULL;
+   }
+   rt->instances[rt->instance_count++] = in;
+   in->stage = stage;
+   in->nest = nest;
+   in->depth = depth;
+   struct xl_ctx *s = &in->ctx;
+   s->m = st->m;
+   s->req = &st->req;
+   s->ir = c->ir;
+   s->err = c->err;
+   s->err_size = c->err_size;
+   s->bound = spirv_module_bound(st->m);
+   s->rt = rt;
+   s->rt_instance = in;
+   hand_over(c, s);
+   bool ok = xl_setup_globals(s);
+   hand_over(s, c);
+   if (!ok) {
+      c->failed = true;
+      return NULL;
+   }
+   return in;
+}
+
+void xl_rt_program_free(struct xl_rt_program *rt)
+{
+   for (uint32_t i = 0; i < rt->instance_count; i++) {
+      free(rt->instances[i]->ctx.global_ptrs);
+      free(rt->instances[i]->ctx.pool);
+      free(rt->instances[i]);
+   }
+   free(rt->instances);
+   rt->instances = NULL;
+   rt->instance_count = rt->instance_cap = 0;
+}
+
+/* The frame of trace nest `nest`: traces at one nest never overlap in time,
+ * so they share it. */
+static const struct xl_rt_frame *frame_for(struct xl_ctx *c, uint32_t nest)
+{
+   struct xl_rt_frame *f = &c->rt->frames[nest];
+   if (!f->allocated) {
+      f->allocated = true;
+      f->rq = (c->local_size + PPU_RAY_QUERY_ALIGN - 1) & ~(PPU_RAY_QUERY_ALIGN - 1);
+      /* The TTU reads and writes the object: keep it out of mem2reg. */
+      ir_mark_dynamic_local(c->ir, f->rq, f->rq + PPU_RAY_QUERY_BYTES);
+      f->committed_attr = f->rq + PPU_RAY_QUERY_BYTES;
+      f->candidate_attr = f->committed_attr + XL_RT_ATTRIBUTE_BYTES;
+      f->pending_attr = f->candidate_attr + XL_RT_ATTRIBUTE_BYTES;
+      f->slots = f->pending_attr + XL_RT_ATTRIBUTE_BYTES;
+      c->local_size = f->slots + 4 * SLOT_COUNT;
+   }
+   return f;
+}
+
+static uint32_t slot(const struct xl_rt_frame *f, enum frame_slot s)
+{
+   return f->slots + 4 * (uint32_t)s;
+}
+
+/* A Local pointer to bytes of the caller's memory, typed for the callee. */
+static struct xl_ptr local_ptr(uint32_t offset, uint32_t size, uint32_t type)
+{
+   struct xl_ptr p;
+   memset(&p, 0, sizeof(p));
+   p.kind = XL_PTR_LOCAL;
+   p.set = true;
+   p.offset = offset;
+   p.region_start = offset;
+   p.region_end = offset + size;
+   p.type = type;
+   p.component = UINT32_MAX;
+   return p;
+}
+
+/* What a callee's Incoming* / HitAttribute / ShaderRecordBuffer variables
+ * point at for one inlined copy. */
+struct stage_binding {
+   const struct xl_ptr *data; /* the caller's payload or callable data, or NULL */
+   uint32_t attributes;       /* local offset of the hit attributes, or 0 */
+   uint32_t record;           /* 64-bit vreg: the SBT record's VA, or 0 */
+};
+
+static void bind_variables(struct xl_ctx *s, const struct stage_binding *b)
+{
+   for (uint32_t g = 0; g < spirv_module_global_variable_count(s->m); g++) {
+      const struct spirv_variable *var = spirv_module_global_variable(s->m, g);
+      const struct spirv_type *pt = spirv_type(s->m, var->type_id);
+      uint32_t type = pt->u.pointer.pointee_type;
+      struct xl_ptr *p = &s->global_ptrs[var->id];
+      switch (var->storage_class) {
+      case SPIRV_STORAGE_CLASS_IncomingRayPayloadKHR:
+      case SPIRV_STORAGE_CLASS_IncomingCallableDataKHR:
+         if (b->data) {
+            *p = *b->data;
+            p->type = type; /* the same layout, declared in this module */
+         }
+         break;
+      case SPIRV_STORAGE_CLASS_HitAttributeKHR: {
+         uint32_t size = 0, align = 0;
+         if (!xl_natural_layout(s, type, &size, &align) || size > XL_RT_ATTRIBUTE_BYTES) {
+            xl_fail(s, "hit attributes of more than %u bytes", XL_RT_ATTRIBUTE_BYTES);
+            return;
+         }
+         if (b->attributes)
+            *p = local_ptr(b->attributes, XL_RT_ATTRIBUTE_BYTES, type);
+         break;
+      }
+      case SPIRV_STORAGE_CLASS_ShaderRecordBufferKHR:
+         if (b->record) {
+            memset(p, 0, sizeof(*p));
+            p->kind = XL_PTR_GLOBAL;
+            p->set = true;
+            p->explicit_layout = true;
+            p->type = type;
+            p->component = UINT32_MAX;
+            /* The application's data follows the group handle. */
+            p->base = vreg(s, 2);
+            struct ir_insn *i = xl_op_imm(s, PPU_OP_IADD, PPU_TYPE_U64, p->base, b->record, 0);
+            i->f.imm = DRV_RT_HANDLE_SIZE;
+         }
+         break;
+      default:
+         break;
+      }
+   }
+}
+
+/* Translates stage `stage` inline at the current position, as instance
+ * (nest, depth), with its variables bound per b. */
+static void run_stage(struct xl_ctx *c, uint32_t stage, uint32_t nest, uint32_t depth,
+                      const struct stage_binding *b)
+{
+   if (c->failed)
+      return;
+   struct xl_rt_instance *in = instance_for(c, stage, nest, depth);
+   if (!in)
+      return;
+   struct xl_ctx *s = &in->ctx;
+   if (s->scope) {
+      xl_fail(c, "internal: stage instance translated within itself");
+      return;
+   }
+   hand_over(c, s);
+   bind_variables(s, b);
+   if (!s->failed)
+      xl_inline_stage(s, c->rt->stages[stage].entry);
+   hand_over(s, c);
+   if (s->failed)
+      c->failed = true;
+}
+
+/* --- shader binding table ------------------------------------------------ */
+
+/* The record at table + stride * index (index a 32-bit vreg). */
+static uint32_t record_address(struct xl_ctx *c, uint32_t table_offset, uint32_t stride_offset,
+                               uint32_t index)
+{
+   uint32_t table = load_cbank(c, table_offset, PPU_TYPE_U64);
+   uint32_t stride = load_cbank(c, stride_offset, PPU_TYPE_U32);
+   uint32_t scaled = vreg(c, 1), addr = vreg(c, 2);
+   xl_op(c, PPU_OP_IMUL, PPU_TYPE_U32, scaled, index, stride);
+   xl_op_imm(c, PPU_OP_IMADW, PPU_TYPE_U32, addr, scaled, 1)->src[2] = table;
+   return addr;
+}
+
+/* Lanes whose group index (handle word 0: group + 1) names group g of the
+ * kind `wanted` run body(g); groups are taken one at a time, so a warp
+ * whose lanes hit different shaders runs each shader with its lanes while
+ * the others wait on the reconvergence stack (docs/ray-tracing-pipeline.md
+ * "Divergence"). */
+typedef bool (*group_filter)(const struct drv_rt_group *g, const struct xl_rt_program *rt);
+typedef void (*group_body)(struct xl_ctx *c, uint32_t group, void *arg);
+
+static void group_switch(struct xl_ctx *c, uint32_t group_plus_one, group_filter wanted,
+                         group_body body, void *arg)
+{
+   const struct xl_rt_program *rt = c->rt;
+   uint32_t n = rt->req->group_count;
+   uint32_t *cases = calloc(n ? n : 1, sizeof(*cases));
+   if (!cases) {
+      xl_fail(c, "out of memory");
+      return;
+   }
+   uint32_t merge = ir_new_label(c->ir);
+   branch(c, PPU_OP_PBK, merge, PPU_PT);
+   for (uint32_t g = 0; g < n; g++) {
+      if (!wanted(&rt->req->groups[g], rt))
+         continue;
+      cases[g] = ir_new_label(c->ir);
+      compare_imm(c, group_plus_one, PPU_CMP_EQ, g + 1);
+      branch(c, PPU_OP_BRA, cases[g], 0);
+   }
+   branch(c, PPU_OP_BRK, merge, PPU_PT);
+   for (uint32_t g = 0; g < n && !c->failed; g++) {
+      if (!cases[g])
+         continue;
+      ir_emit_label(c->ir, cases[g]);
+      body(c, g, arg);
+      branch(c, PPU_OP_BRK, merge, PPU_PT);
+   }
+   ir_emit_label(c->ir, merge);
+   free(cases);
+}
+
+static enum drv_rt_stage_kind stage_kind(const struct xl_rt_program *rt, uint32_t stage)
+{
+   return stage < rt->req->stage_count ? rt->req->stages[stage].kind : DRV_RT_STAGE_RAYGEN;
+}
+
+static bool is_raygen_group(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+{
+   return g->general != DRV_RT_UNUSED && stage_kind(rt, g->general) == DRV_RT_STAGE_RAYGEN;
+}
+static bool is_miss_group(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+{
+   return g->general != DRV_RT_UNUSED && stage_kind(rt, g->general) == DRV_RT_STAGE_MISS;
+}
+static bool is_callable_group(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+{
+   return g->general != DRV_RT_UNUSED && stage_kind(rt, g->general) == DRV_RT_STAGE_CALLABLE;
+}
+static bool has_closest_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+{
+   (void)rt;
+   return g->closest_hit != DRV_RT_UNUSED;
+}
+static bool has_any_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+{
+   (void)rt;
+   return g->any_hit != DRV_RT_UNUSED;
+}
+static bool has_intersection(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+{
+   (void)rt;
+   return g->intersection != DRV_RT_UNUSED;
+}
+
+static bool pipeline_has(const struct xl_rt_program *rt, group_filter f)
+{
+   for (uint32_t g = 0; g < rt->req->group_count; g++)
+      if (f(&rt->req->groups[g], rt))
+         return true;
+   return false;
+}
+
+/* --- traceRayEXT --------------------------------------------------------- */
+
+struct trace_site {
+   const struct xl_rt_frame *frame;
+   uint32_t nest, depth; /* of the shaders this trace runs */
+   uint32_t object;      /* vreg: the frame's ray-query offset */
+   uint32_t sbt_offset, sbt_stride, miss_index, flags;
+   const struct xl_ptr *payload;
+   uint32_t record; /* vreg of the current hit or miss record */
+};
+
+/* Hit group record of the candidate or committed hit at `hit` (Vulkan
+ * "Hit Shaders": base + stride * (instance offset + geometry * sbt stride +
+ * sbt offset)). */
+static uint32_t hit_record(struct xl_ctx *c, const struct trace_site *t, uint32_t hit)
+{
+   uint32_t rq = t->frame->rq + hit;
+   uint32_t instance = load_local(c, rq + offsetof(struct ppu_ray_query_hit, sbt_offset));
+   uint32_t geometry = load_local(c, rq + offsetof(struct ppu_ray_query_hit, geometry_index));
+   uint32_t index = vreg(c, 1), sum = vreg(c, 1);
+   xl_op(c, PPU_OP_IMAD, PPU_TYPE_U32, index, geometry, t->sbt_stride)->src[2] = t->sbt_offset;
+   xl_op(c, PPU_OP_IADD, PPU_TYPE_U32, sum, index, instance);
+   return record_address(c, DRV_ABI_CBANK_RT_HIT, DRV_ABI_CBANK_RT_HIT_STRIDE, sum);
+}
+
+static void run_any_hit(struct xl_ctx *c, uint32_t group, void *arg)
+{
+   const struct trace_site *t = arg;
+   struct stage_binding b = {t->payload, t->frame->candidate_attr, t->record};
+   run_stage(c, c->rt->req->groups[group].any_hit, t->nest, t->depth, &b);
+}
+
+/* A non-opaque triangle: its attributes are the barycentrics; the any-hit
+ * shader (if the group has one) decides; then CONFIRM / TERMINATE. */
+static void triangle_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t group)
+{
+   const struct xl_rt_frame *f = t->frame;
+   uint32_t cand = f->rq + PPU_RQ_OFFSET_CANDIDATE;
+   if (pipeline_has(c->rt, has_any_hit)) {
+      for (uint32_t k = 0; k < 2; k++)
+         local_word(c, f->candidate_attr + 4 * k,
+                    load_local(c, cand + offsetof(struct ppu_ray_query_hit, barycentrics) + 4 * k),
+                    true);
+      uint32_t front = load_local(c, cand + offsetof(struct ppu_ray_query_hit, front_face));
+      uint32_t kind = vreg(c, 1);
+      compare_imm(c, front, PPU_CMP_NE, 0);
+      xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, kind, xl_imm32(c, HIT_KIND_FRONT),
+            xl_imm32(c, HIT_KIND_BACK))
+          ->f.ps = 0;
+      local_word(c, slot(f, SLOT_CANDIDATE_KIND), kind, true);
+      local_word(c, slot(f, SLOT_CANDIDATE_T),
+                 load_local(c, cand + offsetof(struct ppu_ray_query_hit, t)), true);
+      store_local_imm(c, slot(f, SLOT_OUTCOME), 0);
+      group_switch(c, group, has_any_hit, run_any_hit, t);
+      uint32_t outcome = load_local(c, slot(f, SLOT_OUTCOME));
+      compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
+      struct if_block accepted = if_begin(c, false);
+      ttu(c, PPU_TTU_CONFIRM, 0, t->object, 0);
+      if_end(c, accepted);
+      compare_imm(c, outcome, PPU_CMP_EQ, OUTCOME_TERMINATE);
+      struct if_block terminate = if_begin(c, false);
+      ttu(c, PPU_TTU_TERMINATE, 0, t->object, 0);
+      if_end(c, terminate);
+   } else {
+      ttu(c, PPU_TTU_CONFIRM, 0, t->object, 0);
+   }
+}
+
+static void run_intersection(struct xl_ctx *c, uint32_t group, void *arg)
+{
+   const struct trace_site *t = arg;
+   struct stage_binding b = {NULL, t->frame->candidate_attr, t->record};
+   c->rt->current_group = group;
+   c->rt->current_record = t->record;
+   run_stage(c, c->rt->req->groups[group].intersection, t->nest, t->depth, &b);
+}
+
+static void copy_words(struct xl_ctx *c, uint32_t dst, uint32_t src, uint32_t bytes)
+{
+   for (uint32_t k = 0; k < bytes; k += 4)
+      local_word(c, dst + k, load_local(c, src + k), true);
+}
+
+/* An AABB: the intersection shader reports hits (report_intersection);
+ * the closest accepted one is committed when it returns, because the TTU
+ * takes one GENERATE per candidate. */
+static void aabb_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t group)
+{
+   if (!pipeline_has(c->rt, has_intersection))
+      return; /* no shader can report a hit: the candidate is dropped */
+   const struct xl_rt_frame *f = t->frame;
+   store_local_imm(c, slot(f, SLOT_PENDING), 0);
+   store_local_imm(c, slot(f, SLOT_OUTCOME), 0);
+   local_word(
+       c, slot(f, SLOT_PENDING_T),
+       load_local(c, f->rq + PPU_RQ_OFFSET_COMMITTED + offsetof(struct ppu_ray_query_hit, t)),
+       true);
+   group_switch(c, group, has_intersection, run_intersection, t);
+   compare_imm(c, load_local(c, slot(f, SLOT_PENDING)), PPU_CMP_NE, 0);
+   struct if_block pending = if_begin(c, false);
+   ttu(c, PPU_TTU_GENERATE, 0, t->object, load_local(c, slot(f, SLOT_PENDING_T)));
+   copy_words(c, f->committed_attr, f->pending_attr, XL_RT_ATTRIBUTE_BYTES);
+   local_word(c, slot(f, SLOT_COMMITTED_KIND), load_local(c, slot(f, SLOT_PENDING_KIND)), true);
+   if_end(c, pending);
+   compare_imm(c, load_local(c, slot(f, SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_TERMINATE);
+   struct if_block terminate = if_begin(c, false);
+   ttu(c, PPU_TTU_TERMINATE, 0, t->object, 0);
+   if_end(c, terminate);
+}
+
+/* while (PROCEED) { candidate: any-hit or intersection }, lowered as a
+ * loop (docs/isa.md: PBK, PCNT, body ending in SYNC, back edge). */
+static void traverse(struct xl_ctx *c, struct trace_site *t)
+{
+   const struct xl_rt_frame *f = t->frame;
+   uint32_t done = ir_new_label(c->ir), head = ir_new_label(c->ir), cont = ir_new_label(c->ir);
+   branch(c, PPU_OP_PBK, done, PPU_PT);
+   ir_emit_label(c->ir, head);
+   branch(c, PPU_OP_PCNT, cont, PPU_PT);
+   uint32_t more = vreg(c, 1);
+   ttu(c, PPU_TTU_PROCEED, more, t->object, 0);
+   compare_imm(c, more, PPU_CMP_EQ, 0);
+   branch(c, PPU_OP_BRK, done, 0);
+   t->record = hit_record(c, t, PPU_RQ_OFFSET_CANDIDATE);
+   uint32_t group = load_global(c, t->record, 0, PPU_TYPE_U32);
+   uint32_t type = load_local(c, f->rq + PPU_RQ_OFFSET_CANDIDATE);
+   compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_CANDIDATE_TRIANGLE);
+   struct if_block triangle = if_begin(c, false);
+   triangle_candidate(c, t, group);
+   if_end(c, triangle);
+   compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_CANDIDATE_AABB);
+   struct if_block aabb = if_begin(c, false);
+   aabb_candidate(c, t, group);
+   if_end(c, aabb);
+   branch(c, PPU_OP_SYNC, cont, PPU_PT);
+   ir_emit_label(c->ir, cont);
+   branch(c, PPU_OP_BRA, head, PPU_PT);
+   ir_emit_label(c->ir, done);
+}
+
+static void run_closest_hit(struct xl_ctx *c, uint32_t group, void *arg)
+{
+   const struct trace_site *t = arg;
+   struct stage_binding b = {t->payload, t->frame->committed_attr, t->record};
+   run_stage(c, c->rt->req->groups[group].closest_hit, t->nest, t->depth, &b);
+}
+
+static void run_general(struct xl_ctx *c, uint32_t group, void *arg)
+{
+   const struct trace_site *t = arg;
+   struct stage_binding b = {t->payload, 0, t->record};
+   run_stage(c, c->rt->req->groups[group].general, t->nest, t->depth, &b);
+}
+
+/* After traversal: the closest-hit shader of the committed hit's group, or
+ * the miss shader missIndex names. */
+static void closest_hit_or_miss(struct xl_ctx *c, struct trace_site *t)
+{
+   const struct xl_rt_frame *f = t->frame;
+   uint32_t committed = f->rq + PPU_RQ_OFFSET_COMMITTED;
+   uint32_t type = load_local(c, committed);
+   compare_imm(c, type, PPU_CMP_NE, PPU_RQ_COMMITTED_NONE);
+   uint32_t merge = ir_new_label(c->ir), miss = ir_new_label(c->ir);
+   branch(c, PPU_OP_SSY, merge, PPU_PT);
+   branch(c, PPU_OP_BRA, miss, 0 | PPU_PRED_NEG);
+   /* A triangle's attributes are its barycentrics and its kind its facing;
+    * a generated hit's were stored when it was committed. */
+   compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_COMMITTED_TRIANGLE);
+   struct if_block triangle = if_begin(c, false);
+   copy_words(c, f->committed_attr, committed + offsetof(struct ppu_ray_query_hit, barycentrics),
+              8);
+   uint32_t front = load_local(c, committed + offsetof(struct ppu_ray_query_hit, front_face));
+   uint32_t kind = vreg(c, 1);
+   compare_imm(c, front, PPU_CMP_NE, 0);
+   xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, kind, xl_imm32(c, HIT_KIND_FRONT), xl_imm32(c, HIT_KIND_BACK))
+       ->f.ps = 0;
+   local_word(c, slot(f, SLOT_COMMITTED_KIND), kind, true);
+   if_end(c, triangle);
+   /* SkipClosestHitShaderKHR: the group index becomes 0, which no case
+    * matches. */
+   t->record = hit_record(c, t, PPU_RQ_OFFSET_COMMITTED);
+   uint32_t group = load_global(c, t->record, 0, PPU_TYPE_U32);
+   uint32_t skip = vreg(c, 1), chosen = vreg(c, 1);
+   xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, skip, t->flags, PPU_RAY_FLAG_SKIP_CLOSEST_HIT_SHADER);
+   compare_imm(c, skip, PPU_CMP_EQ, 0);
+   xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, chosen, group, xl_imm32(c, 0))->f.ps = 0;
+   group_switch(c, chosen, has_closest_hit, run_closest_hit, t);
+   branch(c, PPU_OP_SYNC, merge, PPU_PT);
+   ir_emit_label(c->ir, miss);
+   t->record =
+       record_address(c, DRV_ABI_CBANK_RT_MISS, DRV_ABI_CBANK_RT_MISS_STRIDE, t->miss_index);
+   group_switch(c, load_global(c, t->record, 0, PPU_TYPE_U32), is_miss_group, run_general, t);
+   branch(c, PPU_OP_SYNC, merge, PPU_PT);
+   ir_emit_label(c->ir, merge);
+}
+
+/* The data a traceRayEXT / executeCallableEXT hands to its callee: a
+ * RayPayloadKHR / CallableDataKHR variable of the caller, in local memory. */
+static const struct xl_ptr *outgoing_data(struct xl_ctx *c, uint32_t id)
+{
+   const struct xl_ptr *p = xl_ptr_of(c, id);
+   if (p && p->kind != XL_PTR_LOCAL) {
+      xl_fail(c, "%%%u is not a ray payload or callable data variable", id);
+      return NULL;
+   }
+   return p;
+}
+
+static uint32_t scalar_operand(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t k,
+                               uint32_t count)
+{
+   struct xl_val v = xl_get(c, xl_word(c, inst, k));
+   if (!c->failed && v.count != count) {
+      xl_fail(c, "operand %u has %u components, not %u", k, v.count, count);
+      return 0;
+   }
+   return xl_comp(c, v, 0);
+}
+
+static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   const struct xl_rt_instance *caller = c->rt_instance;
+   if (inst->operand_count != 11) {
+      xl_fail(c, "OpTraceRayKHR takes 11 operands");
+      return;
+   }
+   const struct xl_ptr *payload = outgoing_data(c, xl_word(c, inst, 10));
+   struct xl_val accel = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val origin = xl_get(c, xl_word(c, inst, 6));
+   struct xl_val dir = xl_get(c, xl_word(c, inst, 8));
+   if (c->failed || !payload)
+      return;
+   if (accel.count != 1 || c->ir->vreg_size[xl_comp(c, accel, 0)] != 2 || origin.count != 3 ||
+       dir.count != 3) {
+      xl_fail(c, "OpTraceRayKHR needs an acceleration structure and vec3 origin and direction");
+      return;
+   }
+   uint32_t word[6] = {0};
+   static const uint32_t scalar_ops[6] = {1, 2, 3, 4, 5, 7};
+   for (uint32_t k = 0; k < 6 && !c->failed; k++)
+      word[k] = scalar_operand(c, inst, scalar_ops[k], 1);
+   uint32_t tmax = scalar_operand(c, inst, 9, 1);
+   if (c->failed)
+      return;
+   if (caller->depth >= c->rt->req->max_recursion_depth)
+      return; /* beyond maxPipelineRayRecursionDepth: the application
+                 promised never to get here (Vulkan "Ray Tracing"), so
+                 this trace is not compiled */
+   uint32_t nest = caller->nest + 1;
+   if (nest > XL_RT_MAX_NEST) {
+      xl_fail(c, "traces and callables nested deeper than %u", XL_RT_MAX_NEST);
+      return;
+   }
+   struct trace_site t = {0};
+   t.frame = frame_for(c, nest);
+   t.nest = nest;
+   t.depth = caller->depth + 1;
+   t.payload = payload;
+   t.flags = word[0];
+   if (c->rt->req->extra_ray_flags) {
+      t.flags = vreg(c, 1);
+      xl_op_imm(c, PPU_OP_OR, PPU_TYPE_U32, t.flags, word[0], c->rt->req->extra_ray_flags);
+   }
+   /* Only the low 4 bits of the SBT offset and stride and the low 16 of
+    * the miss index count (SPIR-V OpTraceRayKHR). */
+   t.sbt_offset = vreg(c, 1);
+   xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, t.sbt_offset, word[2], 0xf);
+   t.sbt_stride = vreg(c, 1);
+   xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, t.sbt_stride, word[3], 0xf);
+   t.miss_index = vreg(c, 1);
+   xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, t.miss_index, word[4], 0xffff);
+   const struct xl_rt_frame *f = t.frame;
+   uint32_t rq = f->rq;
+   struct ir_insn *i = xl_op(c, PPU_OP_ST, PPU_TYPE_U64, 0, 0, xl_comp(c, accel, 0));
+   i->f.mode = PPU_SPACE_LOCAL;
+   i->f.imm = rq + PPU_RQ_OFFSET_TLAS;
+   local_word(c, rq + PPU_RQ_OFFSET_FLAGS, t.flags, true);
+   local_word(c, rq + PPU_RQ_OFFSET_CULL_MASK, word[1], true);
+   for (uint32_t k = 0; k < 3; k++) {
+      local_word(c, rq + PPU_RQ_OFFSET_ORIGIN + 4 * k, xl_comp(c, origin, k), true);
+      local_word(c, rq + PPU_RQ_OFFSET_DIRECTION + 4 * k, xl_comp(c, dir, k), true);
+   }
+   local_word(c, rq + PPU_RQ_OFFSET_TMIN, word[5], true);
+   local_word(c, rq + PPU_RQ_OFFSET_TMAX, tmax, true);
+   t.object = xl_imm32(c, rq);
+   ttu(c, PPU_TTU_INIT, 0, t.object, 0);
+   traverse(c, &t);
+   closest_hit_or_miss(c, &t);
+}
+
+/* --- executeCallableEXT -------------------------------------------------- */
+
+static void execute_callable(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   const struct xl_rt_instance *caller = c->rt_instance;
+   if (inst->operand_count != 2) {
+      xl_fail(c, "OpExecuteCallableKHR takes 2 operands");
+      return;
+   }
+   uint32_t index = scalar_operand(c, inst, 0, 1);
+   const struct xl_ptr *data = outgoing_data(c, xl_word(c, inst, 1));
+   if (c->failed || !data)
+      return;
+   uint32_t nest = caller->nest + 1;
+   if (nest > XL_RT_MAX_NEST) {
+      xl_fail(c,
+              "traces and callables nested deeper than %u (recursive callables are not "
+              "supported)",
+              XL_RT_MAX_NEST);
+      return;
+   }
+   struct trace_site t = {0};
+   t.nest = nest;
+   t.depth = caller->depth;
+   t.payload = data;
+   t.record = record_address(c, DRV_ABI_CBANK_RT_CALLABLE, DRV_ABI_CBANK_RT_CALLABLE_STRIDE, index);
+   group_switch(c, load_global(c, t.record, 0, PPU_TYPE_U32), is_callable_group, run_general, &t);
+}
+
+/* --- intersection and any-hit shaders ------------------------------------ */
+
+static const struct xl_rt_frame *own_frame(struct xl_ctx *c)
+{
+   return &c->rt->frames[c->rt_instance->nest];
+}
+
+static enum drv_rt_stage_kind own_kind(struct xl_ctx *c)
+{
+   return stage_kind(c->rt, c->rt_instance->stage);
+}
+
+/* reportIntersectionEXT(t, kind): a hit in [tmin, closest so far] is
+ * offered to the group's any-hit shader; accepted, it becomes the pending
+ * hit that aabb_candidate commits. Returns whether it was accepted. */
+static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   if (own_kind(c) != DRV_RT_STAGE_INTERSECTION || inst->operand_count != 2) {
+      xl_fail(c, "OpReportIntersectionKHR outside an intersection shader");
+      return;
+   }
+   uint32_t t = scalar_operand(c, inst, 0, 1);
+   uint32_t kind = scalar_operand(c, inst, 1, 1);
+   struct xl_val result = xl_new_val(c, inst->result_type);
+   if (c->failed || result.count != 1)
+      return;
+   const struct xl_rt_frame *f = own_frame(c);
+   uint32_t group = c->rt->current_group;
+   store_local_imm(c, slot(f, SLOT_REPORTED), 0);
+   /* In range and not after a terminateRayEXT. */
+   uint32_t tmin = load_local(c, f->rq + PPU_RQ_OFFSET_TMIN);
+   uint32_t closest = load_local(c, slot(f, SLOT_PENDING_T));
+   uint32_t outcome = load_local(c, slot(f, SLOT_OUTCOME));
+   struct ir_insn *i = xl_op(c, PPU_OP_FSETP, PPU_TYPE_F32, 0, tmin, t);
+   i->f.subop = PPU_CMP_LE;
+   i->f.pd = 0;
+   i->f.ps = PPU_PT;
+   i = xl_op(c, PPU_OP_FSETP, PPU_TYPE_F32, 0, t, closest);
+   i->f.subop = PPU_CMP_LE;
+   i->f.pd = 0;
+   i->f.ps = 0;
+   i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, outcome, OUTCOME_TERMINATE);
+   i->f.subop = PPU_CMP_NE;
+   i->f.pd = 0;
+   i->f.ps = 0;
+   struct if_block in_range = if_begin(c, false);
+   local_word(c, slot(f, SLOT_CANDIDATE_T), t, true);
+   local_word(c, slot(f, SLOT_CANDIDATE_KIND), kind, true);
+   if (group < c->rt->req->group_count && c->rt->req->groups[group].any_hit != DRV_RT_UNUSED) {
+      const struct xl_rt_instance *self = c->rt_instance;
+      struct trace_site site = {0};
+      site.frame = f;
+      site.nest = self->nest;
+      site.depth = self->depth;
+      site.record = c->rt->current_record;
+      run_any_hit(c, group, &site);
+   }
+   outcome = load_local(c, slot(f, SLOT_OUTCOME));
+   compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
+   struct if_block accepted = if_begin(c, false);
+   store_local_imm(c, slot(f, SLOT_PENDING), 1);
+   store_local_imm(c, slot(f, SLOT_REPORTED), 1);
+   local_word(c, slot(f, SLOT_PENDING_T), t, true);
+   local_word(c, slot(f, SLOT_PENDING_KIND), kind, true);
+   copy_words(c, f->pending_attr, f->candidate_attr, XL_RT_ATTRIBUTE_BYTES);
+   if_end(c, accepted);
+   /* An ignored hit leaves the outcome free for the next report. */
+   compare_imm(c, load_local(c, slot(f, SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_IGNORE);
+   struct if_block ignored = if_begin(c, false);
+   store_local_imm(c, slot(f, SLOT_OUTCOME), 0);
+   if_end(c, ignored);
+   if_end(c, in_range);
+   xl_mov(c, xl_comp(c, result, 0), load_local(c, slot(f, SLOT_REPORTED)), 1);
+   xl_set(c, inst->result_id, result);
+   /* terminateRayEXT in the any-hit shader ends the intersection shader. */
+   xl_rt_after_call(c);
+}
+
+void xl_rt_end_any_hit(struct xl_ctx *c, uint32_t opcode)
+{
+   if (!c->rt || own_kind(c) != DRV_RT_STAGE_ANY_HIT || !c->scope || c->scope->is_entry) {
+      xl_fail(c, "ignoreIntersectionEXT / terminateRayEXT outside an any-hit shader");
+      return;
+   }
+   store_local_imm(c, slot(own_frame(c), SLOT_OUTCOME),
+                   opcode == SPIRV_OP_IgnoreIntersectionKHR ? OUTCOME_IGNORE : OUTCOME_TERMINATE);
+   branch(c, PPU_OP_RET, c->scope->ret_label, PPU_PT);
+}
+
+void xl_rt_after_call(struct xl_ctx *c)
+{
+   if (!c->rt_instance || !c->scope || c->scope->is_entry)
+      return;
+   enum drv_rt_stage_kind kind = own_kind(c);
+   if (kind != DRV_RT_STAGE_ANY_HIT && kind != DRV_RT_STAGE_INTERSECTION)
+      return;
+   uint32_t outcome = load_local(c, slot(own_frame(c), SLOT_OUTCOME));
+   if (kind == DRV_RT_STAGE_ANY_HIT)
+      compare_imm(c, outcome, PPU_CMP_NE, 0);
+   else
+      compare_imm(c, outcome, PPU_CMP_EQ, OUTCOME_TERMINATE);
+   branch(c, PPU_OP_RET, c->scope->ret_label, 0);
+}
+
+bool xl_translate_ray_tracing(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   switch (inst->opcode) {
+   case SPIRV_OP_TraceRayKHR:
+   case SPIRV_OP_ExecuteCallableKHR:
+   case SPIRV_OP_ReportIntersectionKHR:
+      break;
+   default:
+      return false;
+   }
+   if (!c->rt_instance) {
+      xl_fail(c, "a ray-tracing instruction outside a ray-tracing pipeline");
+      return true;
+   }
+   if (inst->opcode == SPIRV_OP_TraceRayKHR)
+      trace_ray(c, inst);
+   else if (inst->opcode == SPIRV_OP_ExecuteCallableKHR)
+      execute_callable(c, inst);
+   else
+      report_intersection(c, inst);
+   return true;
+}
+
+/* --- built-ins ----------------------------------------------------------- */
+
+/* The hit record a stage's built-ins read: closest-hit the committed hit,
+ * any-hit and intersection the candidate. */
+static bool hit_of_stage(struct xl_ctx *c, uint32_t *offset)
+{
+   switch (own_kind(c)) {
+   case DRV_RT_STAGE_CLOSEST_HIT:
+      *offset = own_frame(c)->rq + PPU_RQ_OFFSET_COMMITTED;
+      return true;
+   case DRV_RT_STAGE_ANY_HIT:
+   case DRV_RT_STAGE_INTERSECTION:
+      *offset = own_frame(c)->rq + PPU_RQ_OFFSET_CANDIDATE;
+      return true;
+   default:
+      return false;
+   }
+}
+
+static bool sees_ray(struct xl_ctx *c)
+{
+   enum drv_rt_stage_kind k = own_kind(c);
+   return k != DRV_RT_STAGE_RAYGEN && k != DRV_RT_STAGE_CALLABLE;
+}
+
+uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
+{
+   if (!c->rt_instance) {
+      xl_fail(c, "unsupported built-in %u", builtin);
+      return vreg(c, 1);
+   }
+   uint32_t hit = 0;
+   bool has_hit = hit_of_stage(c, &hit);
+   const struct xl_rt_frame *f = sees_ray(c) ? own_frame(c) : NULL;
+   switch (builtin) {
+   case SPIRV_BUILT_IN_LaunchIdKHR:
+      if (k > 2)
+         break;
+      return xl_builtin_component(c, SPIRV_BUILT_IN_GlobalInvocationId, k);
+   case SPIRV_BUILT_IN_LaunchSizeKHR:
+      if (k > 2)
+         break;
+      return load_cbank(c, DRV_ABI_CBANK_RT_LAUNCH_SIZE + 4 * k, PPU_TYPE_U32);
+   case SPIRV_BUILT_IN_WorldRayOriginKHR:
+      if (f && k < 3)
+         return load_local(c, f->rq + PPU_RQ_OFFSET_ORIGIN + 4 * k);
+      break;
+   case SPIRV_BUILT_IN_WorldRayDirectionKHR:
+      if (f && k < 3)
+         return load_local(c, f->rq + PPU_RQ_OFFSET_DIRECTION + 4 * k);
+      break;
+   case SPIRV_BUILT_IN_RayTminKHR:
+      if (f)
+         return load_local(c, f->rq + PPU_RQ_OFFSET_TMIN);
+      break;
+   case SPIRV_BUILT_IN_IncomingRayFlagsKHR:
+      if (f)
+         return load_local(c, f->rq + PPU_RQ_OFFSET_FLAGS);
+      break;
+   case SPIRV_BUILT_IN_CullMaskKHR:
+      if (f)
+         return load_local(c, f->rq + PPU_RQ_OFFSET_CULL_MASK);
+      break;
+   case SPIRV_BUILT_IN_RayTmaxKHR:
+   case SPIRV_BUILT_IN_HitTNV:
+      if (!f)
+         break;
+      switch (own_kind(c)) {
+      case DRV_RT_STAGE_MISS:
+         return load_local(c, f->rq + PPU_RQ_OFFSET_TMAX);
+      case DRV_RT_STAGE_CLOSEST_HIT:
+         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, t));
+      case DRV_RT_STAGE_ANY_HIT:
+         return load_local(c, slot(f, SLOT_CANDIDATE_T));
+      default: /* intersection: the closest hit so far */
+         return load_local(c, slot(f, SLOT_PENDING_T));
+      }
+   case SPIRV_BUILT_IN_HitKindKHR:
+      if (own_kind(c) == DRV_RT_STAGE_CLOSEST_HIT)
+         return load_local(c, slot(f, SLOT_COMMITTED_KIND));
+      if (own_kind(c) == DRV_RT_STAGE_ANY_HIT)
+         return load_local(c, slot(f, SLOT_CANDIDATE_KIND));
+      break;
+   case SPIRV_BUILT_IN_InstanceCustomIndexKHR:
+      if (has_hit)
+         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, instance_custom_index));
+      break;
+   case SPIRV_BUILT_IN_InstanceId:
+      if (has_hit)
+         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, instance_id));
+      break;
+   case SPIRV_BUILT_IN_PrimitiveId:
+      if (has_hit)
+         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, primitive_index));
+      break;
+   case SPIRV_BUILT_IN_RayGeometryIndexKHR:
+      if (has_hit)
+         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, geometry_index));
+      break;
+   case SPIRV_BUILT_IN_ObjectRayOriginKHR:
+      if (has_hit && k < 3)
+         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, object_origin) + 4 * k);
+      break;
+   case SPIRV_BUILT_IN_ObjectRayDirectionKHR:
+      if (has_hit && k < 3)
+         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, object_direction) + 4 * k);
+      break;
+   case SPIRV_BUILT_IN_ObjectToWorldKHR:
+   case SPIRV_BUILT_IN_WorldToObjectKHR: {
+      if (!has_hit || k >= 12)
+         break;
+      /* Leaf k = column * 3 + row of a 4-column matrix of vec3; the
+       * instance record holds row-major 3x4 matrices (ppu/bvh.h). */
+      uint32_t record = vreg(c, 2);
+      struct ir_insn *i = xl_op(c, PPU_OP_LD, PPU_TYPE_U64, record, 0, 0);
+      i->f.mode = PPU_SPACE_LOCAL;
+      i->f.imm = hit + offsetof(struct ppu_ray_query_hit, instance_address);
+      uint32_t matrix = builtin == SPIRV_BUILT_IN_ObjectToWorldKHR
+                            ? offsetof(struct ppu_bvh_instance, object_to_world)
+                            : offsetof(struct ppu_bvh_instance, world_to_object);
+      uint32_t col = k / 3, row = k % 3;
+      return load_global(c, record, matrix + (row * 4 + col) * 4, PPU_TYPE_U32);
+   }
+   default:
+      break;
+   }
+   xl_fail(c, "built-in %u is not available in this ray-tracing stage", builtin);
+   return vreg(c, 1);
+}
+
+/* --- the program --------------------------------------------------------- */
+
+static void run_raygen(struct xl_ctx *c, uint32_t group, void *arg)
+{
+   struct stage_binding b = {NULL, 0, *(const uint32_t *)arg};
+   run_stage(c, c->rt->req->groups[group].general, 0, 0, &b);
+}
+
+void xl_rt_translate_program(struct xl_ctx *root)
+{
+   /* Invocations beyond the launch size (the last workgroups of each
+    * dimension are partial) end at once. */
+   for (uint32_t k = 0; k < 3; k++) {
+      uint32_t id = xl_builtin_component(root, SPIRV_BUILT_IN_GlobalInvocationId, k);
+      uint32_t size = load_cbank(root, DRV_ABI_CBANK_RT_LAUNCH_SIZE + 4 * k, PPU_TYPE_U32);
+      struct ir_insn *i = xl_op(root, PPU_OP_ISETP, PPU_TYPE_U32, 0, id, size);
+      i->f.subop = PPU_CMP_GE;
+      i->f.pd = 0;
+      ir_emit(root->ir, PPU_OP_EXIT)->f.guard = 0;
+   }
+   uint32_t record = load_cbank(root, DRV_ABI_CBANK_RT_RAYGEN, PPU_TYPE_U64);
+   uint32_t group = load_global(root, record, 0, PPU_TYPE_U32);
+   group_switch(root, group, is_raygen_group, run_raygen, &record);
+   ir_emit(root->ir, PPU_OP_EXIT);
+}

@@ -1,0 +1,165 @@
+/* vkCmdTraceRaysKHR, vkCmdTraceRaysIndirectKHR and
+ * vkCmdSetRayTracingPipelineStackSizeKHR (docs/ray-tracing-pipeline.md).
+ *
+ * A trace is a compute grid of the bound ray-tracing pipeline's program:
+ * workgroups of DRV_RT_WORKGROUP_X x DRV_RT_WORKGROUP_Y invocations (one
+ * warp, an 8 x 4 tile of the launch) cover the launch, and constant bank 0
+ * carries, after the compute layout, the four shader binding table regions
+ * and the launch size (driver/shader_abi.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu_memory.h"
+#include "host_job.h"
+#include "method_encoder.h"
+#include "ppu/qmd.h"
+#include "va_access.h"
+#include "vkppu_cmd_buffer.h"
+#include "vkppu_pipeline.h"
+
+static uint32_t groups_for(uint32_t size, uint32_t tile)
+{
+   return (uint32_t)(((uint64_t)size + tile - 1) / tile);
+}
+
+static void put_u64(uint8_t *cbank, uint32_t offset, uint64_t v)
+{
+   memcpy(cbank + offset, &v, sizeof(v));
+}
+
+static void put_u32(uint8_t *cbank, uint32_t offset, uint32_t v)
+{
+   memcpy(cbank + offset, &v, sizeof(v));
+}
+
+static void write_regions(uint8_t *cbank, const VkStridedDeviceAddressRegionKHR *raygen,
+                          const VkStridedDeviceAddressRegionKHR *miss,
+                          const VkStridedDeviceAddressRegionKHR *hit,
+                          const VkStridedDeviceAddressRegionKHR *callable)
+{
+   put_u64(cbank, DRV_ABI_CBANK_RT_RAYGEN, raygen ? raygen->deviceAddress : 0);
+   put_u64(cbank, DRV_ABI_CBANK_RT_MISS, miss ? miss->deviceAddress : 0);
+   put_u64(cbank, DRV_ABI_CBANK_RT_HIT, hit ? hit->deviceAddress : 0);
+   put_u64(cbank, DRV_ABI_CBANK_RT_CALLABLE, callable ? callable->deviceAddress : 0);
+   /* Strides are at most maxShaderGroupStride, so 32 bits hold them. */
+   put_u32(cbank, DRV_ABI_CBANK_RT_MISS_STRIDE, miss ? (uint32_t)miss->stride : 0);
+   put_u32(cbank, DRV_ABI_CBANK_RT_HIT_STRIDE, hit ? (uint32_t)hit->stride : 0);
+   put_u32(cbank, DRV_ABI_CBANK_RT_CALLABLE_STRIDE, callable ? (uint32_t)callable->stride : 0);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysKHR(
+    VkCommandBuffer commandBuffer, const VkStridedDeviceAddressRegionKHR *pRaygenShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pMissShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pHitShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pCallableShaderBindingTable, uint32_t width,
+    uint32_t height, uint32_t depth)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   if (!width || !height || !depth)
+      return; /* nothing to launch */
+   const uint32_t base[3] = {0, 0, 0};
+   const uint32_t count[3] = {groups_for(width, DRV_RT_WORKGROUP_X),
+                              groups_for(height, DRV_RT_WORKGROUP_Y), depth};
+   uint8_t *cbank = NULL;
+   if (!vkppu_prepare_grid(cmd, &cmd->ray_tracing, base, count, DRV_ABI_RT_CBANK0_SIZE, &cbank))
+      return;
+   write_regions(cbank, pRaygenShaderBindingTable, pMissShaderBindingTable, pHitShaderBindingTable,
+                 pCallableShaderBindingTable);
+   const uint32_t launch[3] = {width, height, depth};
+   memcpy(cbank + DRV_ABI_CBANK_RT_LAUNCH_SIZE, launch, sizeof(launch));
+   vkppu_emit_launch(cmd, false);
+}
+
+/* vkCmdTraceRaysIndirectKHR: the launch size is in device memory when the
+ * command runs, and the grid must be derived from it (rounded up to whole
+ * 8 x 4 tiles), which no engine of the chip computes. A host-assisted job
+ * (driver/host_job.h) at that point of the stream reads the
+ * VkTraceRaysIndirectCommandKHR and writes the grid for LAUNCH_INDIRECT
+ * and the launch size into the grid's constant bank 0. */
+struct trace_indirect_job {
+   struct drv_host_job base;
+   uint64_t command_va; /* VkTraceRaysIndirectCommandKHR */
+   uint64_t grid_va;    /* struct ppu_dispatch_indirect */
+   uint64_t launch_va;  /* cbank 0 + DRV_ABI_CBANK_RT_LAUNCH_SIZE */
+};
+
+static bool run_trace_indirect(struct drv_host_job *base, struct drv_device *dev, char *why,
+                               size_t why_size)
+{
+   struct trace_indirect_job *job = (struct trace_indirect_job *)base;
+   uint32_t launch[3];
+   uint64_t bad = 0;
+   if (!drv_va_read(dev, job->command_va, launch, sizeof(launch), &bad)) {
+      snprintf(why, why_size,
+               "vkCmdTraceRaysIndirectKHR: the launch size at 0x%" PRIx64
+               " cannot be read (address 0x%" PRIx64 " is not mapped)",
+               job->command_va, bad);
+      return false;
+   }
+   struct ppu_dispatch_indirect grid = {groups_for(launch[0], DRV_RT_WORKGROUP_X),
+                                        groups_for(launch[1], DRV_RT_WORKGROUP_Y), launch[2]};
+   if (!drv_va_write(dev, job->grid_va, &grid, sizeof(grid), &bad) ||
+       !drv_va_write(dev, job->launch_va, launch, sizeof(launch), &bad)) {
+      snprintf(why, why_size, "vkCmdTraceRaysIndirectKHR: cannot write 0x%" PRIx64, bad);
+      return false;
+   }
+   return true;
+}
+
+static void destroy_trace_indirect(struct drv_host_job *base)
+{
+   free(base); /* may outlive its command buffer, like every job */
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirectKHR(
+    VkCommandBuffer commandBuffer, const VkStridedDeviceAddressRegionKHR *pRaygenShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pMissShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pHitShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pCallableShaderBindingTable,
+    VkDeviceAddress indirectDeviceAddress)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   uint64_t grid_va;
+   void *grid_map;
+   if (!vkppu_cmd_upload_alloc(cmd, sizeof(struct ppu_dispatch_indirect), 16, &grid_va, &grid_map))
+      return;
+   memset(grid_map, 0, sizeof(struct ppu_dispatch_indirect));
+   const uint32_t zero[3] = {0, 0, 0};
+   uint8_t *cbank = NULL;
+   uint64_t cbank_va =
+       vkppu_prepare_grid(cmd, &cmd->ray_tracing, zero, zero, DRV_ABI_RT_CBANK0_SIZE, &cbank);
+   if (!cbank_va)
+      return;
+   write_regions(cbank, pRaygenShaderBindingTable, pMissShaderBindingTable, pHitShaderBindingTable,
+                 pCallableShaderBindingTable);
+   struct trace_indirect_job *job = calloc(1, sizeof(*job));
+   if (!job) {
+      if (cmd->pb.error == DRV_SUCCESS)
+         cmd->pb.error = DRV_ERROR_OUT_OF_HOST_MEMORY;
+      return;
+   }
+   drv_host_job_init(&job->base, "ray-tracing indirect launch size", run_trace_indirect,
+                     destroy_trace_indirect);
+   job->command_va = indirectDeviceAddress;
+   job->grid_va = grid_va;
+   job->launch_va = cbank_va + DRV_ABI_CBANK_RT_LAUNCH_SIZE;
+   vkppu_cmd_add_host_job(cmd, &job->base);
+   uint32_t *p = drv_pushbuf_reserve(&cmd->pb, 3);
+   if (!p)
+      return;
+   p[0] = PPU_MTHD_HDR(PPU_MTHD_INCR, PPU_SUBCH_COMPUTE, PPU_COMPUTE_INDIRECT_ADDR_LO, 2);
+   p[1] = drv_lo32(grid_va);
+   p[2] = drv_hi32(grid_va);
+   drv_pushbuf_commit(&cmd->pb, p + 3);
+   vkppu_emit_launch(cmd, true);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetRayTracingPipelineStackSizeKHR(VkCommandBuffer commandBuffer,
+                                                                      uint32_t pipelineStackSize)
+{
+   /* Every shader's data is laid out in the program's local memory when it
+    * is compiled (ray_tracing_pipeline.c), so there is no stack to size. */
+   (void)commandBuffer;
+   (void)pipelineStackSize;
+}

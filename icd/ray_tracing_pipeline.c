@@ -1,0 +1,276 @@
+/* vkCreateRayTracingPipelinesKHR and the pipeline's queries: shader group
+ * handles, capture/replay handles and shader group stack sizes
+ * (VK_KHR_ray_tracing_pipeline; docs/ray-tracing-pipeline.md).
+ *
+ * A ray-tracing pipeline is ONE program (drv_compile_ray_tracing): every
+ * stage is inlined where it can run, behind a dispatch on the shader group
+ * index that the shader binding table record holds. So a group handle is
+ * just that index (plus one, so that zeros never name a group), which
+ * also makes handles the same on every run of the application: that is
+ * capture/replay (a replayed group must sit at its captured index). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler.h"
+#include "program_names.h"
+#include "ppu/qmd.h"
+#include "vkppu_pipeline.h"
+
+/* maxRayRecursionDepth (physical_device_properties.c): every recursion
+ * level is one more inlined copy of the shaders a trace reaches and one
+ * more trace frame of local memory (1 KiB ray-query object + 128 bytes). */
+#define MAX_RAY_RECURSION_DEPTH 8u
+#define MAX_REGISTERS_PER_THREAD 255u
+
+static VkResult compile(struct vkppu_device *dev, const VkRayTracingPipelineCreateInfoKHR *ci,
+                        const struct vkppu_rt_source *src,
+                        const struct vkppu_pipeline_layout *layout, struct vkppu_program_info *info,
+                        uint32_t **code)
+{
+#ifdef VKPPU_HAVE_COMPILER
+   struct drv_pipeline_abi abi = layout->abi;
+   abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
+   uint32_t flags = 0;
+   const char *dbg = getenv("VKPPU_DEBUG"); /* docs/compiler.md */
+   if (dbg && strstr(dbg, "ir"))
+      flags |= DRV_COMPILE_DEBUG_PRINT_IR;
+   if (dbg && strstr(dbg, "isa"))
+      flags |= DRV_COMPILE_DEBUG_PRINT_ISA;
+   uint32_t ray_flags = 0;
+   if (ci->flags & VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR)
+      ray_flags |= 0x100u; /* SkipTrianglesKHR */
+   if (ci->flags & VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR)
+      ray_flags |= 0x200u; /* SkipAABBsKHR */
+   struct drv_rt_compile_request req = {
+       .stages = src->stages,
+       .stage_count = src->stage_count,
+       .groups = src->groups,
+       .group_count = src->group_count,
+       .max_recursion_depth = ci->maxPipelineRayRecursionDepth,
+       .extra_ray_flags = ray_flags,
+       .abi = &abi,
+       .max_registers = MAX_REGISTERS_PER_THREAD,
+       .debug_flags = flags,
+   };
+   char err[512] = "";
+   struct drv_shader_binary bin = {0};
+   int rc = drv_compile_ray_tracing(&req, &bin, err, sizeof(err));
+   if (rc != 0) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateRayTracingPipelinesKHR: cannot compile the pipeline: %s", err);
+      return VK_ERROR_UNKNOWN;
+   }
+   if (bin.local_memory_size > PPU_QMD_LOCAL_MAX_SIZE || bin.register_count == 0 ||
+       bin.register_count > MAX_REGISTERS_PER_THREAD || bin.code_words == 0) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateRayTracingPipelinesKHR: the pipeline needs %u registers and %u bytes "
+                   "of local memory per thread: beyond the device's limits",
+                   bin.register_count, bin.local_memory_size);
+      drv_shader_binary_free(&bin);
+      return VK_ERROR_UNKNOWN;
+   }
+   *info = (struct vkppu_program_info){
+       .code_words = bin.code_words,
+       .register_count = bin.register_count,
+       .shared_memory_size = bin.shared_memory_size,
+       .local_memory_size = bin.local_memory_size,
+       .workgroup_size = {bin.workgroup_size[0], bin.workgroup_size[1], bin.workgroup_size[2]},
+   };
+   *code = bin.code;
+   return VK_SUCCESS;
+#else
+   (void)ci;
+   (void)src;
+   (void)layout;
+   (void)info;
+   (void)code;
+   vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                "vkCreateRayTracingPipelinesKHR: this build of vkppu has no shader compiler");
+   return VK_ERROR_UNKNOWN;
+#endif
+}
+
+/* The handle of group `index`: its index + 1, then zeros. */
+static void group_handle(uint32_t index, uint8_t handle[DRV_RT_HANDLE_SIZE])
+{
+   memset(handle, 0, DRV_RT_HANDLE_SIZE);
+   uint32_t word = index + 1;
+   memcpy(handle, &word, sizeof(word));
+}
+
+/* Capture/replay: handles are the group indices, the same on every run, so
+ * a replayed group gets its captured handle exactly when it sits at the
+ * index it was captured at. Anything else cannot be honoured. */
+static bool replay_handles_match(struct vkppu_device *dev,
+                                 const VkRayTracingPipelineCreateInfoKHR *ci)
+{
+   for (uint32_t g = 0; g < ci->groupCount; g++) {
+      const void *replay = ci->pGroups[g].pShaderGroupCaptureReplayHandle;
+      uint8_t handle[DRV_RT_HANDLE_SIZE];
+      group_handle(g, handle);
+      if (replay && memcmp(replay, handle, DRV_RT_HANDLE_SIZE) != 0) {
+         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "vkCreateRayTracingPipelinesKHR: the capture/replay handle of group %u "
+                      "was captured for another group index (handles are group indices)",
+                      g);
+         return false;
+      }
+   }
+   return true;
+}
+
+static VkResult create_pipeline(struct vkppu_device *dev,
+                                const VkRayTracingPipelineCreateInfoKHR *ci,
+                                const VkAllocationCallbacks *pAllocator, VkPipeline *out)
+{
+   const struct vkppu_pipeline_layout *layout = vkppu_pipeline_layout_from_handle(ci->layout);
+   if (!layout) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateRayTracingPipelinesKHR: a pipeline layout is required");
+      return VK_ERROR_UNKNOWN;
+   }
+   if (!replay_handles_match(dev, ci))
+      return VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS;
+   if (ci->maxPipelineRayRecursionDepth > MAX_RAY_RECURSION_DEPTH) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateRayTracingPipelinesKHR: maxPipelineRayRecursionDepth %u exceeds "
+                   "maxRayRecursionDepth %u",
+                   ci->maxPipelineRayRecursionDepth, MAX_RAY_RECURSION_DEPTH);
+      return VK_ERROR_UNKNOWN;
+   }
+   struct vkppu_rt_source src;
+   VkResult r = vkppu_rt_source_gather(dev, ci, &src);
+   struct vkppu_pipeline *pipe =
+       r == VK_SUCCESS
+           ? vkppu_device_zalloc(dev, pAllocator, sizeof(*pipe), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT)
+           : NULL;
+   if (r == VK_SUCCESS && !pipe)
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+   if (r != VK_SUCCESS) {
+      vkppu_rt_source_free(&src);
+      return r;
+   }
+   vkppu_object_init(&pipe->base, VK_OBJECT_TYPE_PIPELINE, dev);
+   pipe->bind_point = VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR;
+   pipe->push_constant_size = layout->push_constant_size;
+   pipe->group_count = src.group_count;
+   if (ci->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) {
+      /* A library is compiled by the pipelines that link it. */
+      r = vkppu_rt_source_keep(&src, &pipe->library_source);
+      vkppu_rt_source_free(&src);
+      if (r != VK_SUCCESS) {
+         vkppu_pipeline_destroy(dev, pAllocator, pipe);
+         return r;
+      }
+      *out = vkppu_pipeline_to_handle(pipe);
+      return VK_SUCCESS;
+   }
+   struct vkppu_program_info info = {0};
+   uint32_t *code = NULL;
+   r = compile(dev, ci, &src, layout, &info, &code);
+   vkppu_rt_source_free(&src);
+   if (r != VK_SUCCESS) {
+      vkppu_pipeline_destroy(dev, pAllocator, pipe);
+      return r;
+   }
+   char name[DRV_PROGRAM_NAME_SIZE];
+   snprintf(name, sizeof(name), "ray-tracing pipeline 0x%" PRIx64 " (%u groups)",
+            (uint64_t)(uintptr_t)pipe, pipe->group_count);
+   r = vkppu_pipeline_upload(dev, pipe, &info, code, name);
+   if (r != VK_SUCCESS) {
+      vkppu_pipeline_destroy(dev, pAllocator, pipe);
+      return r;
+   }
+   *out = vkppu_pipeline_to_handle(pipe);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateRayTracingPipelinesKHR(
+    VkDevice device, VkDeferredOperationKHR deferredOperation, VkPipelineCache pipelineCache,
+    uint32_t createInfoCount, const VkRayTracingPipelineCreateInfoKHR *pCreateInfos,
+    const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines)
+{
+   (void)pipelineCache; /* ray-tracing programs are not cached */
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VkResult result = VK_SUCCESS;
+   for (uint32_t i = 0; i < createInfoCount; i++) {
+      pPipelines[i] = VK_NULL_HANDLE;
+      VkResult r = create_pipeline(dev, &pCreateInfos[i], pAllocator, &pPipelines[i]);
+      if (r != VK_SUCCESS)
+         result = r;
+   }
+   /* The work is done at once; a deferred operation has nothing left. */
+   if (result == VK_SUCCESS && deferredOperation != VK_NULL_HANDLE)
+      return VK_OPERATION_NOT_DEFERRED_KHR;
+   return result;
+}
+
+static VkResult write_handles(VkDevice device, VkPipeline pipeline, uint32_t firstGroup,
+                              uint32_t groupCount, size_t dataSize, void *pData)
+{
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VKPPU_FROM_HANDLE(vkppu_pipeline, pipe, pipeline);
+   if (!pipe || (uint64_t)firstGroup + groupCount > pipe->group_count ||
+       dataSize < (size_t)groupCount * DRV_RT_HANDLE_SIZE) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkGetRayTracingShaderGroupHandlesKHR: groups %u..%u or %zu bytes are beyond "
+                   "the pipeline",
+                   firstGroup, firstGroup + groupCount, dataSize);
+      return VK_ERROR_UNKNOWN;
+   }
+   memset(pData, 0, dataSize);
+   for (uint32_t i = 0; i < groupCount; i++)
+      group_handle(firstGroup + i, (uint8_t *)pData + (size_t)i * DRV_RT_HANDLE_SIZE);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+vkppu_GetRayTracingShaderGroupHandlesKHR(VkDevice device, VkPipeline pipeline, uint32_t firstGroup,
+                                         uint32_t groupCount, size_t dataSize, void *pData)
+{
+   return write_handles(device, pipeline, firstGroup, groupCount, dataSize, pData);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetRayTracingCaptureReplayShaderGroupHandlesKHR(
+    VkDevice device, VkPipeline pipeline, uint32_t firstGroup, uint32_t groupCount, size_t dataSize,
+    void *pData)
+{
+   /* rayTracingPipelineShaderGroupHandleCaptureReplay: the handles are
+    * the group indices, the same on every run, so the capture/replay
+    * handle is the handle. */
+   return write_handles(device, pipeline, firstGroup, groupCount, dataSize, pData);
+}
+
+VKAPI_ATTR VkDeviceSize VKAPI_CALL vkppu_GetRayTracingShaderGroupStackSizeKHR(
+    VkDevice device, VkPipeline pipeline, uint32_t group, VkShaderGroupShaderKHR groupShader)
+{
+   (void)device;
+   (void)pipeline;
+   (void)group;
+   (void)groupShader;
+   /* Shaders are inlined and their payloads, attributes and locals laid
+    * out in the program's local memory when it is compiled, so no shader
+    * needs a stack of its own: the pipeline's local memory size is already
+    * in the program. */
+   return 0;
+}
+
+void vkppu_ray_tracing_pipeline_properties(VkPhysicalDeviceRayTracingPipelinePropertiesKHR *p)
+{
+   /* A handle is the group index (32 bytes, the size desktop drivers use,
+    * so SBT layouts written for them fit). Records are read with 32-bit
+    * loads; 64-byte table bases keep a record's handle and the
+    * application's data in one 128-byte line. */
+   p->shaderGroupHandleSize = DRV_RT_HANDLE_SIZE;
+   p->maxRayRecursionDepth = MAX_RAY_RECURSION_DEPTH;
+   p->maxShaderGroupStride = 4096;
+   p->shaderGroupBaseAlignment = 64;
+   p->shaderGroupHandleCaptureReplaySize = DRV_RT_HANDLE_SIZE;
+   /* The grid is at most 2^32 - 1 workgroups a dimension; 2^30 is the
+    * spec's minimum and what the launch-size arithmetic is tested with. */
+   p->maxRayDispatchInvocationCount = 1u << 30;
+   p->shaderGroupHandleAlignment = DRV_RT_HANDLE_SIZE;
+   p->maxRayHitAttributeSize = 32; /* XL_RT_ATTRIBUTE_BYTES: one frame slot */
+}
