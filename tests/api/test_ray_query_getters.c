@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel_test_util.h"
 #include "compute_test_util.h"
 #include "ray_query_test_util.h"
 #include "vk_test_context.h"
@@ -56,9 +57,7 @@ static bool rig_create(struct rig *r)
 
 static VkDeviceAddress address_of(struct rig *r, VkBuffer buffer)
 {
-   VkBufferDeviceAddressInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
-                                     .buffer = buffer};
-   return vkGetBufferDeviceAddressKHR(r->dev.device, &info);
+   return atu_buffer_address(&r->dev, buffer);
 }
 
 /* --- scene ------------------------------------------------------------------------ */
@@ -146,80 +145,13 @@ static void invert_matrix(const float m[3][4], double inv[3][4])
       inv[i][3] = -(inv[i][0] * m[0][3] + inv[i][1] * m[1][3] + inv[i][2] * m[2][3]);
 }
 
-struct accel {
-   struct vkt_buffer storage;
-   VkAccelerationStructureKHR handle;
-   VkDeviceAddress address;
-};
-
-static void accel_destroy(struct rig *r, struct accel *a)
-{
-   if (a->handle)
-      vkDestroyAccelerationStructureKHR(r->dev.device, a->handle, NULL);
-   vkt_buffer_destroy(&r->dev, &a->storage);
-   memset(a, 0, sizeof(*a));
-}
-
-/* Sizes, creates and builds (on the device) a structure of one geometry. */
+/* A structure of one geometry, built on the rig's universal queue. */
 static bool accel_build(struct rig *r, VkAccelerationStructureTypeKHR type,
                         const VkAccelerationStructureGeometryKHR *geometry, uint32_t primitives,
-                        struct accel *out)
+                        struct atu_accel *out)
 {
-   memset(out, 0, sizeof(*out));
-   VkAccelerationStructureBuildGeometryInfoKHR info = {
-       .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_GEOMETRY_INFO_KHR,
-       .type = type,
-       .flags = VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_TRACE_BIT_KHR,
-       .mode = VK_BUILD_ACCELERATION_STRUCTURE_MODE_BUILD_KHR,
-       .geometryCount = 1,
-       .pGeometries = geometry};
-   VkAccelerationStructureBuildSizesInfoKHR sizes = {
-       .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_SIZES_INFO_KHR};
-   vkGetAccelerationStructureBuildSizesKHR(
-       r->dev.device, VK_ACCELERATION_STRUCTURE_BUILD_TYPE_DEVICE_KHR, &info, &primitives, &sizes);
-   struct vkt_buffer scratch = {0};
-   VkBufferUsageFlags address_usage = VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-   VkResult res =
-       vkt_buffer_create(&r->dev, sizes.accelerationStructureSize,
-                         VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR | address_usage,
-                         VKT_MEMORY_DEVICE, &out->storage);
-   if (res == VK_SUCCESS)
-      res = vkt_buffer_create(&r->dev, sizes.buildScratchSize + r->scratch_align,
-                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | address_usage, VKT_MEMORY_DEVICE,
-                              &scratch);
-   VkAccelerationStructureCreateInfoKHR ci = {
-       .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_CREATE_INFO_KHR,
-       .buffer = out->storage.buffer,
-       .size = sizes.accelerationStructureSize,
-       .type = type};
-   if (res == VK_SUCCESS)
-      res = vkCreateAccelerationStructureKHR(r->dev.device, &ci, NULL, &out->handle);
-   if (res == VK_SUCCESS) {
-      VkAccelerationStructureDeviceAddressInfoKHR ai = {
-          .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_DEVICE_ADDRESS_INFO_KHR,
-          .accelerationStructure = out->handle};
-      out->address = vkGetAccelerationStructureDeviceAddressKHR(r->dev.device, &ai);
-      VkDeviceAddress base = address_of(r, scratch.buffer);
-      info.scratchData.deviceAddress =
-          (base + r->scratch_align - 1) / r->scratch_align * r->scratch_align;
-      info.dstAccelerationStructure = out->handle;
-      VkAccelerationStructureBuildRangeInfoKHR range = {.primitiveCount = primitives};
-      const VkAccelerationStructureBuildRangeInfoKHR *ranges = &range;
-      VkCommandBuffer cmd = vkt_cmd_begin(&r->dev, r->ctx.universal_family);
-      /* Earlier builds (the bottom levels) -> this build. */
-      VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                            .srcAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
-                            .dstAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR};
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
-                           VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR, 0, 1, &mb, 0,
-                           NULL, 0, NULL);
-      vkCmdBuildAccelerationStructuresKHR(cmd, 1, &info, &ranges);
-      res = vkt_cmd_submit_wait(&r->dev, r->ctx.universal_family, 0, cmd);
-   }
-   vkt_buffer_destroy(&r->dev, &scratch);
-   if (res != VK_SUCCESS)
-      test_fail(__FILE__, __LINE__, "acceleration structure build -> %s", vkt_result_name(res));
-   return res == VK_SUCCESS;
+   return atu_accel_build(&r->dev, r->ctx.universal_family, r->scratch_align, type, geometry,
+                          &primitives, 1, out);
 }
 
 /* Build inputs in one host-visible buffer (16-byte aligned where the spec
@@ -231,8 +163,8 @@ static bool accel_build(struct rig *r, VkAccelerationStructureTypeKHR type,
 
 struct scene {
    struct vkt_buffer input;
-   struct accel blas[BLAS_KINDS];
-   struct accel tlas;
+   struct atu_accel blas[BLAS_KINDS];
+   struct atu_accel tlas;
 };
 
 static bool scene_build(struct rig *r, struct scene *s)
@@ -297,9 +229,9 @@ static bool scene_build(struct rig *r, struct scene *s)
 
 static void scene_destroy(struct rig *r, struct scene *s)
 {
-   accel_destroy(r, &s->tlas);
+   atu_accel_destroy(&r->dev, &s->tlas);
    for (int k = 0; k < BLAS_KINDS; k++)
-      accel_destroy(r, &s->blas[k]);
+      atu_accel_destroy(&r->dev, &s->blas[k]);
    vkt_buffer_destroy(&r->dev, &s->input);
 }
 
@@ -333,7 +265,7 @@ _Static_assert(sizeof(struct ray) == 48 && sizeof(struct hit) == 176 &&
                "std430 layouts");
 
 /* Traces rays[] against tlas, one invocation each. */
-static bool trace(struct rig *r, const struct accel *tlas, const struct ray *rays, uint32_t n,
+static bool trace(struct rig *r, const struct atu_accel *tlas, const struct ray *rays, uint32_t n,
                   struct result *out)
 {
    const VkDescriptorSetLayoutBinding bindings[3] = {

@@ -47,8 +47,8 @@ static const VkAabbPositionsKHR unit_box = {0, 0, 0, 1, 1, 1};
 
 struct scene {
    struct vkt_buffer input;
-   struct rtu_accel blas[BLAS_KINDS];
-   struct rtu_accel tlas;
+   struct atu_accel blas[BLAS_KINDS];
+   struct atu_accel tlas;
 };
 
 static VkAccelerationStructureGeometryKHR triangle_geometry(VkDeviceAddress vertices, bool opaque)
@@ -128,9 +128,9 @@ static bool scene_build(struct rtu_rig *r, struct scene *s)
 
 static void scene_destroy(struct rtu_rig *r, struct scene *s)
 {
-   rtu_accel_destroy(r, &s->tlas);
+   atu_accel_destroy(&r->dev, &s->tlas);
    for (int k = 0; k < BLAS_KINDS; k++)
-      rtu_accel_destroy(r, &s->blas[k]);
+      atu_accel_destroy(&r->dev, &s->blas[k]);
    vkt_buffer_destroy(&r->dev, &s->input);
 }
 
