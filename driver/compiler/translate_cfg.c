@@ -403,6 +403,29 @@ static void translate_inlined(struct xl_ctx *c, struct xl_scope *s)
    ir_emit_label(c->ir, after);
 }
 
+/* A scope for translating fn's body: a value and a pointer slot per SPIR-V
+ * id. False (with the context failed) when memory runs out. */
+static bool scope_init(struct xl_ctx *c, struct xl_scope *s, const struct spirv_function *fn)
+{
+   memset(s, 0, sizeof(*s));
+   s->fn = fn;
+   s->vals = calloc(c->bound, sizeof(struct xl_val));
+   s->ptrs = calloc(c->bound, sizeof(struct xl_ptr));
+   if (!s->vals || !s->ptrs) {
+      free(s->vals);
+      free(s->ptrs);
+      xl_fail(c, "out of memory");
+      return false;
+   }
+   return true;
+}
+
+static void scope_free(struct xl_scope *s)
+{
+   free(s->vals);
+   free(s->ptrs);
+}
+
 static void translate_call(struct xl_ctx *c, const struct spirv_inst *inst)
 {
    const struct spirv_function *callee = spirv_function_by_id(c->m, xl_word(c, inst, 0));
@@ -417,16 +440,8 @@ static void translate_call(struct xl_ctx *c, const struct spirv_inst *inst)
    }
    struct xl_scope *caller = c->scope;
    struct xl_scope callee_scope;
-   memset(&callee_scope, 0, sizeof(callee_scope));
-   callee_scope.fn = callee;
-   callee_scope.vals = calloc(c->bound, sizeof(struct xl_val));
-   callee_scope.ptrs = calloc(c->bound, sizeof(struct xl_ptr));
-   if (!callee_scope.vals || !callee_scope.ptrs) {
-      free(callee_scope.vals);
-      free(callee_scope.ptrs);
-      xl_fail(c, "out of memory");
+   if (!scope_init(c, &callee_scope, callee))
       return;
-   }
    for (uint32_t p = 0; p < callee->parameter_count; p++) {
       const struct spirv_inst *param = spirv_module_inst(c->m, callee->parameter_first + p);
       uint32_t arg = xl_word(c, inst, 1 + p);
@@ -454,8 +469,7 @@ static void translate_call(struct xl_ctx *c, const struct spirv_inst *inst)
       xl_rt_after_call(c);
    if (!c->failed && callee_scope.ret.count)
       xl_set(c, inst->result_id, callee_scope.ret);
-   free(callee_scope.vals);
-   free(callee_scope.ptrs);
+   scope_free(&callee_scope);
 }
 
 static void translate_body(struct xl_ctx *c, uint32_t b)
@@ -555,43 +569,25 @@ done:
 bool xl_translate_entry(struct xl_ctx *c, const struct spirv_function *fn)
 {
    struct xl_scope s;
-   memset(&s, 0, sizeof(s));
-   s.fn = fn;
-   s.is_entry = true;
-   s.vals = calloc(c->bound, sizeof(struct xl_val));
-   s.ptrs = calloc(c->bound, sizeof(struct xl_ptr));
-   if (!s.vals || !s.ptrs) {
-      free(s.vals);
-      free(s.ptrs);
-      xl_fail(c, "out of memory");
+   if (!scope_init(c, &s, fn))
       return false;
-   }
+   s.is_entry = true;
    c->scope = &s;
    bool ok = translate_function(c, &s);
    c->scope = NULL;
-   free(s.vals);
-   free(s.ptrs);
+   scope_free(&s);
    return ok;
 }
 
 bool xl_inline_stage(struct xl_ctx *c, const struct spirv_function *fn)
 {
    struct xl_scope s;
-   memset(&s, 0, sizeof(s));
-   s.fn = fn;
-   s.vals = calloc(c->bound, sizeof(struct xl_val));
-   s.ptrs = calloc(c->bound, sizeof(struct xl_ptr));
-   if (!s.vals || !s.ptrs) {
-      free(s.vals);
-      free(s.ptrs);
-      xl_fail(c, "out of memory");
+   if (!scope_init(c, &s, fn))
       return false;
-   }
    /* The stage returns like an inlined function (a guarded RET from any
     * depth), so the code after it runs with every lane that entered. */
    translate_inlined(c, &s);
    bool ok = !c->failed;
-   free(s.vals);
-   free(s.ptrs);
+   scope_free(&s);
    return ok;
 }
