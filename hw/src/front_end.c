@@ -24,6 +24,7 @@ void ppu_front_end_init(struct ppu_front_end *fe, struct ppu_mmu *mmu, struct pp
 void ppu_front_end_attach_compute(struct ppu_front_end *fe, struct ppu_compute_engine *ce)
 {
    fe->compute = ce;
+   ppu_graphics_engine_init(&fe->graphics, fe->mmu.mmu, ce, fe->counters);
 }
 
 /* The semaphore word as a host atomic. The VA is 8-byte aligned and pages
@@ -122,6 +123,11 @@ static enum ppu_method_status host_method(struct ppu_front_end *fe, struct ppu_c
    case PPU_HOST_TLB_INVALIDATE:
       ppu_mmu_invalidate_all(fe->mmu.mmu);
       return PPU_METHOD_DONE;
+   case PPU_HOST_COUNTER_SNAPSHOT_ADDR_LO:
+   case PPU_HOST_COUNTER_SNAPSHOT_ADDR_HI:
+   case PPU_HOST_COUNTER_SNAPSHOT:
+      return ppu_counter_snapshot_method(&fe->counter_snapshot, &ctx->counter_snapshot, ctx->pd_pa,
+                                         method, data, fault);
    default:
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_HOST, "unknown host method 0x%03x",
                     method);
@@ -145,8 +151,11 @@ enum ppu_method_status ppu_front_end_method(struct ppu_front_end *fe, struct ppu
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_COMPUTE, "no compute engine attached");
       return PPU_METHOD_FAULT;
    case PPU_SUBCH_GRAPHICS:
+      if (fe->compute)
+         return ppu_graphics_engine_method(&fe->graphics, &ctx->graphics, ctx->pd_pa, method, data,
+                                           fault);
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_GRAPHICS,
-                    "engine not present in this model yet");
+                    "no compute engine attached (graphics warps run on its SMs)");
       return PPU_METHOD_FAULT;
    default:
       ppu_fault_set(fault, PPU_FAULT_BAD_METHOD, PPU_ENGINE_HOST,

@@ -12,6 +12,8 @@
 #include "compute/compute_engine.h"
 #include "copy_engine.h"
 #include "counter_block.h"
+#include "counter_snapshot.h"
+#include "graphics/graphics_engine.h"
 #include "interrupt.h"
 #include "method_status.h"
 #include "mmu.h"
@@ -30,12 +32,17 @@ struct ppu_method_context {
    struct ppu_host_context host;
    struct ppu_copy_context copy;
    struct ppu_compute_context compute;
+   struct ppu_graphics_context graphics;
+   struct ppu_counter_snapshot_context counter_snapshot;
 };
 
 struct ppu_front_end {
    struct ppu_mmu_client mmu; /* semaphore port */
    struct ppu_copy_engine *copy;
    struct ppu_compute_engine *compute; /* NULL until attached */
+   /* Its warps run on compute's SMs; set up when compute is attached. */
+   struct ppu_graphics_engine graphics;
+   struct ppu_counter_snapshot counter_snapshot; /* initialized by the chip (gpu.c) */
    struct ppu_counter_block *counters;
    struct ppu_interrupts *intr;
    const struct ppu_timer *timer;
@@ -48,7 +55,8 @@ void ppu_front_end_init(struct ppu_front_end *fe, struct ppu_mmu *mmu, struct pp
                         struct ppu_counter_block *counters, struct ppu_interrupts *intr,
                         const struct ppu_timer *timer);
 
-/* Routes PPU_SUBCH_COMPUTE to ce. */
+/* Routes PPU_SUBCH_COMPUTE to ce, and PPU_SUBCH_GRAPHICS to the graphics
+ * engine, whose warps run on ce's SMs. */
 void ppu_front_end_attach_compute(struct ppu_front_end *fe, struct ppu_compute_engine *ce);
 
 /* Executes one method word of channel ch (ch is only passed on to

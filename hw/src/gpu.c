@@ -82,6 +82,7 @@ struct ppu_gpu *ppu_gpu_create(const struct ppu_gpu_config *cfg, char *err, size
    ppu_copy_engine_init(&gpu->copy, &gpu->mmu, &gpu->counters);
    ppu_front_end_init(&gpu->front_end, &gpu->mmu, &gpu->copy, &gpu->counters, &gpu->interrupts,
                       &gpu->timer);
+   ppu_counter_snapshot_init(&gpu->front_end.counter_snapshot, &gpu->mmu, gpu);
    e = ppu_compute_engine_init(&gpu->compute, cfg, &gpu->mmu, &gpu->counters, &gpu->timer, err,
                                err_size);
    if (e) {

@@ -304,15 +304,15 @@ FAULT_CASE(unknown_compute_method)
                  "unknown compute method 0x040");
 }
 
-FAULT_CASE(graphics_engine_not_present)
+FAULT_CASE(graphics_method_undefined)
 {
    static struct hwt_pb pb;
    start_pb(e, &pb, x);
    const uint32_t d = 0xabcd;
-   hwt_pb_method(&pb, PPU_MTHD_INCR, PPU_SUBCH_GRAPHICS, 0x100, 1, &d);
+   hwt_pb_method(&pb, PPU_MTHD_INCR, PPU_SUBCH_GRAPHICS, 0x004, 1, &d);
    hwt_submit(&e->victim, &pb);
-   expect_method(x, PPU_FAULT_BAD_METHOD, PPU_ENGINE_GRAPHICS, PPU_SUBCH_GRAPHICS, 0x100, 0xabcd,
-                 "engine not present in this model yet");
+   expect_method(x, PPU_FAULT_BAD_METHOD, PPU_ENGINE_GRAPHICS, PPU_SUBCH_GRAPHICS, 0x004, 0xabcd,
+                 "graphics method 0x004 is not defined");
 }
 
 FAULT_CASE(semaphore_address_not_8_byte_aligned)

@@ -43,14 +43,7 @@ static void expect_fault(const char *body, enum ppu_fault_kind kind, unsigned in
 /* One identity instance of `b`; rays from z = -5 towards the unit cube. */
 static void one_instance_scene(struct ts_blas *b)
 {
-   memset(&scene, 0, sizeof(scene));
-   const float axis[3] = {0, 0, 1}, one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
-   ts_transform(&scene.inst[0], axis, 0, one, zero);
-   scene.inst[0].blas_address = b->va;
-   scene.inst[0].custom_index_and_mask = 0xffu << 24;
-   scene.blas[0] = b;
-   scene.instance_count = 1;
-   ts_build_tlas(&h, &scene);
+   ts_one_instance_scene(&h, &scene, b);
    uint64_t seed = 3;
    for (unsigned i = 0; i < 64; i++) {
       struct ts_ray *r = &rays[i];

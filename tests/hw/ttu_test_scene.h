@@ -374,6 +374,19 @@ static inline void ts_build_tlas(struct hwc *h, struct ts_scene *s)
    }
 }
 
+/* A scene of one identity instance of b (mask 0xff), its TLAS built. */
+static inline void ts_one_instance_scene(struct hwc *h, struct ts_scene *s, const struct ts_blas *b)
+{
+   memset(s, 0, sizeof(*s));
+   const float axis[3] = {0, 0, 1}, one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
+   ts_transform(&s->inst[0], axis, 0, one, zero);
+   s->inst[0].blas_address = b->va;
+   s->inst[0].custom_index_and_mask = 0xffu << 24;
+   s->blas[0] = b;
+   s->instance_count = 1;
+   ts_build_tlas(h, s);
+}
+
 /* --- The ray-query program -------------------------------------------------
  * Thread i reads ray i (48 bytes: the first 48 bytes of the ray-query object)
  * from the buffer at c[0][8], runs INIT and a PROCEED loop, and writes the

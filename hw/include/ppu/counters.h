@@ -148,7 +148,25 @@ struct ppu_gpu;
    X(TTU_RAY_LATENCY_LT_4096, "ttu.ray_latency_lt_4096", "rays",                                   \
      "TTU lane instructions of 1024..4095 cycles")                                                 \
    X(TTU_RAY_LATENCY_GE_4096, "ttu.ray_latency_ge_4096", "rays",                                   \
-     "TTU lane instructions of 4096 cycles or more")
+     "TTU lane instructions of 4096 cycles or more")                                               \
+   /* Graphics (docs/graphics-hw.md): counted in both modes. */                                    \
+   X(GFX_DRAWS, "gfx.draws", "draws", "DRAW and DRAW_INDIRECT methods executed")                   \
+   X(GFX_PRIMITIVES, "gfx.primitives", "primitives",                                               \
+     "points, lines and triangles assembled from vertex batches and sent to clipping")             \
+   X(GFX_PRIMITIVES_CULLED, "gfx.primitives_culled", "primitives",                                 \
+     "primitives that covered nothing: clipped away, culled by facing, zero area or off-target")   \
+   X(GFX_TILES_HIZ_CULLED, "gfx.tiles_hiz_culled", "tiles",                                        \
+     "8x8 tiles of a primitive dropped by hierarchical Z before the fine raster")                  \
+   X(GFX_QUADS, "gfx.quads", "quads", "2x2 quads with coverage sent to fragment work")             \
+   X(GFX_HELPER_LANES, "gfx.helper_lanes", "lanes",                                                \
+     "fragment lanes launched without coverage (helper invocations for derivatives)")              \
+   X(GFX_SAMPLES_PASSED, "gfx.samples_passed", "samples",                                          \
+     "samples that passed the fragment tests (what occlusion queries count)")                      \
+   X(GFX_VERTEX_WARPS, "gfx.vertex_warps", "warps",                                                \
+     "vertex warps launched (one per vertex batch)")                                               \
+   X(GFX_FRAGMENT_WARPS, "gfx.fragment_warps", "warps",                                            \
+     "fragment warps launched (up to 8 quads each)")                                               \
+   X(ROP_BLENDS, "rop.blends", "samples", "samples the CROP blended into a color target")
 
 enum ppu_counter {
 #define PPU_COUNTER_ENUM_(id, name, unit, desc) PPU_COUNTER_##id,

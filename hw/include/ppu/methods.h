@@ -93,6 +93,13 @@ enum ppu_host_method {
    PPU_HOST_WAIT_FOR_IDLE = 0x010,  /* data ignored; waits until every engine of
                                        the channel has finished earlier work */
    PPU_HOST_TLB_INVALIDATE = 0x011, /* data ignored; drops cached translations */
+   /* COUNTER_SNAPSHOT (data 0) writes every hardware counter, once the
+    * channel's earlier work is done, as a struct ppu_counter_snapshot_header
+    * and PPU_COUNTER_COUNT 64-bit values (ppu/counter_snapshot.h) at the
+    * latched 8-byte aligned address. */
+   PPU_HOST_COUNTER_SNAPSHOT_ADDR_LO = 0x018,
+   PPU_HOST_COUNTER_SNAPSHOT_ADDR_HI = 0x019,
+   PPU_HOST_COUNTER_SNAPSHOT = 0x01a,
    PPU_HOST_METHOD_END = 0x020,
 };
 

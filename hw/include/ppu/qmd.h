@@ -30,6 +30,22 @@ struct ppu_qmd_cbank {
    uint32_t reserved;
 };
 
+/* The optional ray cost buffer (docs/compute.md, "Ray cost buffer"; docs/profiler.md): a 2D
+ * array of 32-bit words in GPU memory to which the SM adds, after each TTU
+ * instruction of an invocation, the BVH nodes that instruction fetched, at
+ * word [global_id.y * pitch + global_id.x] (global_id = gl_GlobalInvocationID,
+ * base included; z is not part of the index, so a grid's z slices add up in
+ * one word). Invocations with global_id.x >= width or global_id.y >= height
+ * add nothing. It is a profiling side channel, not part of the modeled
+ * machine: its writes take no cycles and touch no cache, TLB or counter. */
+struct ppu_qmd_ray_cost {
+   uint64_t va;       /* 4-byte aligned; 0 turns the buffer off (then all fields must be 0) */
+   uint32_t pitch;    /* words from one row to the next, >= width */
+   uint32_t width;    /* threads in x, >= 1 */
+   uint32_t height;   /* threads in y, >= 1 */
+   uint32_t reserved; /* must be 0 */
+};
+
 struct ppu_qmd {
    uint32_t version;                                /* PPU_QMD_VERSION */
    uint32_t flags;                                  /* reserved, 0 */
@@ -41,11 +57,13 @@ struct ppu_qmd {
    uint32_t grid_size[3];                           /* workgroups; any 0 makes the launch empty */
    uint32_t grid_base[3];                           /* vkCmdDispatchBase: first workgroup id */
    struct ppu_qmd_cbank cbank[PPU_QMD_CBANK_COUNT]; /* c[0] = push constants by convention */
-   uint32_t reserved[16];                           /* must be 0 */
+   struct ppu_qmd_ray_cost ray_cost;                /* profiling; va 0 = off */
+   uint32_t reserved[10];                           /* must be 0 */
 };
 
 _Static_assert(sizeof(struct ppu_qmd) == PPU_QMD_SIZE, "QMD is 256 bytes");
 _Static_assert(__builtin_offsetof(struct ppu_qmd, cbank) == 64, "QMD cbank offset");
+_Static_assert(__builtin_offsetof(struct ppu_qmd, ray_cost) == 192, "QMD ray cost offset");
 
 /* The indirect launch argument (PPU_COMPUTE_LAUNCH_INDIRECT): three 32-bit
  * workgroup counts, the layout of VkDispatchIndirectCommand. 4-byte aligned. */

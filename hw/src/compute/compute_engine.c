@@ -248,8 +248,8 @@ void ppu_compute_engine_add_counters(struct ppu_compute_engine *ce, uint64_t *va
 
 /* Snapshots the constant banks into host memory: uniform data is read-only
  * while a grid runs, and a snapshot makes LDC a bounds check and a load. */
-static bool load_constant_banks(struct ppu_compute_engine *ce, const struct ppu_qmd *q,
-                                struct ppu_grid *g, struct ppu_fault *fault)
+bool ppu_compute_load_constant_banks(struct ppu_compute_engine *ce, const struct ppu_qmd *q,
+                                     struct ppu_grid *g, struct ppu_fault *fault)
 {
    for (unsigned i = 0; i < PPU_QMD_CBANK_COUNT; i++) {
       g->cbank_size[i] = q->cbank[i].size;
@@ -267,7 +267,7 @@ static bool load_constant_banks(struct ppu_compute_engine *ce, const struct ppu_
    return true;
 }
 
-static void free_grid(struct ppu_grid *g)
+void ppu_grid_free(struct ppu_grid *g)
 {
    for (unsigned i = 0; i < PPU_QMD_CBANK_COUNT; i++)
       free(g->cbank[i]);
@@ -325,7 +325,7 @@ static bool finish_grid(struct ppu_compute_engine *ce, struct ppu_compute_contex
    bool ok = !g->faulted;
    if (!ok && fault)
       *fault = g->fault;
-   free_grid(g);
+   ppu_grid_free(g);
    return ok;
 }
 
@@ -397,16 +397,16 @@ static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_c
    g->timer = ce->timer;
    g->watchdog_budget = ce->cfg.watchdog_warp_instructions;
    ppu_counter_add(ce->counters, PPU_COUNTER_COMPUTE_GRIDS, 1);
-   if (!load_constant_banks(ce, &q, g, fault)) {
-      free_grid(g);
+   if (!ppu_compute_load_constant_banks(ce, &q, g, fault)) {
+      ppu_grid_free(g);
       return PPU_METHOD_FAULT;
    }
    if (g->workgroup_count == 0) {
-      free_grid(g);
+      ppu_grid_free(g);
       return PPU_METHOD_DONE;
    }
    if (!start_on_workers(ce, ctx, g, fault)) {
-      free_grid(g);
+      ppu_grid_free(g);
       return PPU_METHOD_FAULT;
    }
    return PPU_METHOD_STALL; /* executed again until the grid has ended */

@@ -95,4 +95,12 @@ void ppu_compute_engine_channel_finish(struct ppu_compute_engine *ce,
 
 void ppu_compute_engine_add_counters(struct ppu_compute_engine *ce, uint64_t *values);
 
+/* Snapshots q's constant banks into g (host copies read through the
+ * engine's MMU port); false with *fault on an MMU fault or no host memory.
+ * The graphics engine loads its programs' banks the same way. */
+bool ppu_compute_load_constant_banks(struct ppu_compute_engine *ce, const struct ppu_qmd *q,
+                                     struct ppu_grid *g, struct ppu_fault *fault);
+/* Frees a grid made by QMD validation and the bank snapshot. */
+void ppu_grid_free(struct ppu_grid *g);
+
 #endif /* PPU_COMPUTE_ENGINE_H */

@@ -33,6 +33,7 @@ struct ppu_grid {
    /* How many workgroups of this grid one SM holds at once: the tightest of
     * the SM's warp, register, shared-memory and workgroup-slot limits. */
    uint32_t workgroups_per_sm;
+   struct ppu_qmd_ray_cost ray_cost;    /* profiling side channel (ppu/qmd.h); va 0 = off */
    uint8_t *cbank[PPU_QMD_CBANK_COUNT]; /* host snapshots, NULL when size is 0 */
    uint32_t cbank_size[PPU_QMD_CBANK_COUNT];
    uint64_t watchdog_budget; /* warp instructions; 0 = none */

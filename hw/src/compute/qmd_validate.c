@@ -67,6 +67,15 @@ bool ppu_qmd_validate(const struct ppu_qmd *q, const struct ppu_gpu_config *cfg,
    for (size_t i = 0; i < sizeof(q->reserved) / 4; i++)
       if (q->reserved[i])
          REJECT("QMD reserved word %zu is not 0", i);
+   const struct ppu_qmd_ray_cost *rc = &q->ray_cost;
+   if (rc->reserved)
+      REJECT("QMD ray cost reserved word is 0x%x", rc->reserved);
+   if (rc->va == 0 && (rc->pitch || rc->width || rc->height))
+      REJECT("QMD ray cost buffer is off (VA 0) but its pitch or size is not 0");
+   if (rc->va && (rc->va % 4 || rc->width == 0 || rc->height == 0 || rc->pitch < rc->width))
+      REJECT("QMD ray cost buffer VA 0x%llx, pitch %u, %ux%u: VA not 4-byte aligned, a size of "
+             "0 or pitch below width",
+             (unsigned long long)rc->va, rc->pitch, rc->width, rc->height);
 
    memset(g, 0, sizeof(*g));
    g->program_va = q->program_va;
@@ -76,6 +85,7 @@ bool ppu_qmd_validate(const struct ppu_qmd *q, const struct ppu_gpu_config *cfg,
    memcpy(g->workgroup_size, q->workgroup_size, sizeof(g->workgroup_size));
    memcpy(g->grid_size, q->grid_size, sizeof(g->grid_size));
    memcpy(g->grid_base, q->grid_base, sizeof(g->grid_base));
+   g->ray_cost = *rc;
    g->threads_per_workgroup = (uint32_t)threads;
    g->warps_per_workgroup = (uint32_t)((threads + PPU_WARP_SIZE - 1) / PPU_WARP_SIZE);
    g->workgroup_count = (uint64_t)q->grid_size[0] * q->grid_size[1] * q->grid_size[2];

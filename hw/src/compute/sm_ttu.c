@@ -5,6 +5,7 @@
 #include "compute/sm_operands.h"
 #include "compute/sm_timing.h"
 #include "ppu/ray_query.h"
+#include "ttu/ttu_ray_cost.h"
 
 static uint64_t counter(const struct ppu_sm *sm, enum ppu_counter id)
 {
@@ -33,6 +34,20 @@ static void work_end(struct ppu_sm *sm, struct ppu_ttu_lane_work *lw)
    lw->triangles = counter(sm, PPU_COUNTER_TTU_TRIANGLE_TESTS) - lw->triangles;
    lw->switches = counter(sm, PPU_COUNTER_TTU_DATAPATH_SWITCHES) - lw->switches;
    lw->spills = counter(sm, PPU_COUNTER_TTU_STACK_SPILLS) - lw->spills;
+}
+
+/* The ray cost buffer (ppu/qmd.h): the lane's gl_GlobalInvocationID.xy
+ * gets the nodes this instruction fetched. */
+static void add_ray_cost(struct ppu_sm *sm, const struct ppu_grid *g,
+                         const struct ppu_workgroup *wg, uint64_t thread, uint64_t nodes)
+{
+   uint32_t local_x = (uint32_t)(thread % g->workgroup_size[0]);
+   uint32_t local_y = (uint32_t)(thread / g->workgroup_size[0] % g->workgroup_size[1]);
+   uint64_t x = (uint64_t)wg->id[0] * g->workgroup_size[0] + local_x;
+   uint64_t y = (uint64_t)wg->id[1] * g->workgroup_size[1] + local_y;
+   if (x <= UINT32_MAX && y <= UINT32_MAX && nodes <= UINT32_MAX)
+      ppu_ttu_ray_cost_add(&sm->ttu, g->pd_pa, &g->ray_cost, (uint32_t)x, (uint32_t)y,
+                           (uint32_t)nodes);
 }
 
 enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x)
@@ -66,9 +81,12 @@ enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x)
       struct ppu_ttu_lane_work *lw = x->sm->timing ? &x->sm->timing->ttu_lane[l] : NULL;
       if (lw)
          work_begin(x->sm, lw);
+      uint64_t fetched = counter(x->sm, PPU_COUNTER_TTU_NODE_FETCHES);
       bool ok = ppu_ttu_execute(&x->sm->ttu, g->pd_pa, f->subop, object, b[l], &result, &tf);
       if (lw)
          work_end(x->sm, lw);
+      if (g->ray_cost.va)
+         add_ray_cost(x->sm, g, wg, thread, counter(x->sm, PPU_COUNTER_TTU_NODE_FETCHES) - fetched);
       if (!ok) {
          ppu_exec_fault(x, tf.kind, tf.address, tf.write, "lane %u: %s", l, tf.detail);
          return PPU_EXEC_FAULT;

@@ -194,8 +194,14 @@ enum ppu_method_status ppu_graphics_state_write(struct ppu_graphics_state *s, ui
 void ppu_graphics_state_target(const struct ppu_graphics_state *s, unsigned index,
                                struct ppu_graphics_target *t)
 {
-   uint32_t base =
-       index < PPU_GFX_COLOR_TARGETS ? PPU_GFX_COLOR_TARGET(index) : PPU_GFX_DEPTH_TARGET_BASE;
+   ppu_graphics_state_target_at(
+       s, index < PPU_GFX_COLOR_TARGETS ? PPU_GFX_COLOR_TARGET(index) : PPU_GFX_DEPTH_TARGET_BASE,
+       t);
+}
+
+void ppu_graphics_state_target_at(const struct ppu_graphics_state *s, uint32_t base,
+                                  struct ppu_graphics_target *t)
+{
    const uint32_t *w = &s->word[base];
    t->va = (uint64_t)w[PPU_GFX_TARGET_ADDR_HI] << 32 | w[PPU_GFX_TARGET_ADDR_LO];
    t->format = (enum ppu_tex_format)w[PPU_GFX_TARGET_FORMAT];

@@ -58,6 +58,9 @@ struct ppu_graphics_target {
 };
 void ppu_graphics_state_target(const struct ppu_graphics_state *s, unsigned index,
                                struct ppu_graphics_target *t);
+/* The same for the group at any target base (RESOLVE_TARGET(i) too). */
+void ppu_graphics_state_target_at(const struct ppu_graphics_state *s, uint32_t base,
+                                  struct ppu_graphics_target *t);
 
 /* Unit state for viewport vp (its clip and setup state; the clip rect is
  * scissor vp ∩ render area ∩ the bound targets' extent). */

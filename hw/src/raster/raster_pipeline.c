@@ -32,6 +32,8 @@ static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch 
    const struct raster_triangle *tris[PPU_GFX_QUADS_PER_WARP];
    for (unsigned i = 0; i < b->count; i++) {
       out[i].coverage = b->quads[i].coverage;
+      out[i].depth_written = false;
+      out[i].per_sample = false;
       tris[i] = t;
    }
    p->warps++;
@@ -40,14 +42,33 @@ static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch 
    for (unsigned i = 0; i < b->count; i++) {
       const struct raster_quad *q = &b->quads[i];
       uint16_t cov = out[i].coverage & q->coverage;
+      const float *depth = out[i].depth_written ? out[i].depth : q->depth;
       if (!early && p->depth)
-         cov = rop_zrop_quad(&p->zs, p->depth, q->x, q->y, cov, q->depth, t->front_facing,
+         cov = rop_zrop_quad(&p->zs, p->depth, q->x, q->y, cov, depth, t->front_facing,
                              &p->samples_passed);
       else if (!early)
          p->samples_passed += (uint64_t)__builtin_popcount(cov);
       for (unsigned k = 0; k < PPU_GFX_COLOR_TARGETS; k++) {
-         if (p->color[k])
-            rop_crop_quad(&p->blend, k, p->color[k], q->x, q->y, cov, out[i].color[k], NULL);
+         /* Dual-source blending: target 1's output is target 0's second
+          * source, not a color of its own. */
+         if (!p->color[k] || (p->dual_source && k == 1))
+            continue;
+         if (out[i].per_sample) {
+            /* Sample shading: each sample blends its own color. */
+            for (unsigned s = 0; s < 4; s++) {
+               const struct ppu_texel *src1 =
+                   p->dual_source && k == 0 ? out[i].sample_color[1][s] : NULL;
+               rop_crop_quad(&p->blend, k, p->color[k], q->x, q->y, cov & (0x1111u << s),
+                             out[i].sample_color[k][s], src1);
+            }
+         } else {
+            const struct ppu_texel *src1 = p->dual_source && k == 0 ? out[i].color[1] : NULL;
+            rop_crop_quad(&p->blend, k, p->color[k], q->x, q->y, cov, out[i].color[k], src1);
+         }
+         /* Integer targets and logic ops never blend (rop_crop.h). */
+         if (p->blend.target[k].enable && !p->blend.logic_op_enable &&
+             p->color[k]->kind != ROP_KIND_UINT && p->color[k]->kind != ROP_KIND_SINT)
+            p->blends += (uint64_t)__builtin_popcount(cov);
       }
    }
 }
@@ -130,41 +151,80 @@ static void init_ctx(struct raster_pipeline *p, struct tile_ctx *ctx)
    depth_format(p->depth, &ctx->hiz_format);
 }
 
-/* Rasterizes a point or line quadrilateral with the given facing. */
-static bool draw_quadrilateral(struct raster_pipeline *p, struct tile_ctx *ctx,
-                               const struct raster_quadrilateral *q, bool front)
+/* Walks the tiles of a set-up triangle after telling on_setup about it. */
+static void draw_set_up(struct raster_pipeline *p, struct tile_ctx *ctx,
+                        const struct raster_triangle *t, const struct raster_window_vertex v[3],
+                        const float *const weight[3])
 {
-   struct raster_triangle t[2];
-   unsigned n = raster_setup_quadrilateral(&p->setup, q, t);
-   for (unsigned i = 0; i < n; i++) {
-      t[i].front_facing = front;
-      ctx->t = &t[i];
-      raster_coarse_walk(&t[i], visit_tile, ctx);
+   if (p->on_setup) {
+      float w[3][3];
+      for (unsigned k = 0; k < 3; k++)
+         memcpy(w[k], weight[k], sizeof(w[k]));
+      p->on_setup(p->shade_ctx, t, v, (const float(*)[3])w);
    }
-   return n > 0;
+   ctx->t = t;
+   raster_coarse_walk(t, visit_tile, ctx);
+}
+
+/* Rasterizes a point or line quadrilateral with the given facing; corner k
+ * takes the weights of its endpoint, end_weight[endpoint[k]]. The two
+ * triangles are raster_setup_quadrilateral's (corners 0 1 2 and 0 2 3),
+ * set up here so each one's corners are known. */
+static bool draw_quadrilateral(struct raster_pipeline *p, struct tile_ctx *ctx,
+                               const struct raster_quadrilateral *q, bool front,
+                               const float end_weight[2][3])
+{
+   static const uint8_t corners[2][3] = {{0, 1, 2}, {0, 2, 3}};
+   struct raster_setup_state no_cull = p->setup;
+   no_cull.cull = 0;
+   bool drawn = false;
+   for (unsigned i = 0; i < 2; i++) {
+      struct raster_window_vertex v[3];
+      const float *weight[3];
+      for (unsigned k = 0; k < 3; k++) {
+         v[k] = q->corner[corners[i][k]];
+         weight[k] = end_weight[q->endpoint[corners[i][k]]];
+      }
+      struct raster_triangle t;
+      if (!raster_setup_triangle(&no_cull, v, &t))
+         continue;
+      t.front_facing = front;
+      drawn = true;
+      draw_set_up(p, ctx, &t, v, weight);
+   }
+   return drawn;
 }
 
 static bool draw_segment(struct raster_pipeline *p, struct tile_ctx *ctx,
                          const struct raster_window_vertex *a, const struct raster_window_vertex *b,
-                         bool front)
+                         bool front, const float *wa, const float *wb)
 {
    struct raster_quadrilateral q;
    raster_line_quadrilateral(a, b, p->line_width, &q);
-   return draw_quadrilateral(p, ctx, &q, front);
+   float w[2][3];
+   memcpy(w[0], wa, sizeof(w[0]));
+   memcpy(w[1], wb, sizeof(w[1]));
+   return draw_quadrilateral(p, ctx, &q, front, (const float(*)[3])w);
 }
 
 static bool draw_dot(struct raster_pipeline *p, struct tile_ctx *ctx,
-                     const struct raster_window_vertex *a, float size, bool front)
+                     const struct raster_window_vertex *a, float size, bool front, const float *wa)
 {
    struct raster_quadrilateral q;
    raster_point_quadrilateral(a, size, &q);
-   return draw_quadrilateral(p, ctx, &q, front);
+   float w[2][3];
+   memcpy(w[0], wa, sizeof(w[0]));
+   memcpy(w[1], wa, sizeof(w[1]));
+   return draw_quadrilateral(p, ctx, &q, front, (const float(*)[3])w);
 }
 
 void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3][4])
 {
    struct raster_clip_vertex v[RASTER_CLIP_MAX_VERTICES];
-   unsigned n = raster_clip_triangle(&p->clip, position, NULL, v);
+   struct raster_clip_state clip = p->clip;
+   if (!p->clip_distance)
+      clip.clip_distance_mask = 0;
+   unsigned n = raster_clip_triangle(&clip, position, p->clip_distance, v);
    struct tile_ctx ctx;
    init_ctx(p, &ctx);
    struct raster_window_vertex w[RASTER_CLIP_MAX_VERTICES];
@@ -186,9 +246,10 @@ void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3]
       if (!culled) {
          for (unsigned i = 0; i < n; i++) {
             if (p->polygon_mode == 1)
-               drawn |= draw_segment(p, &ctx, &w[i], &w[(i + 1) % n], front);
+               drawn |= draw_segment(p, &ctx, &w[i], &w[(i + 1) % n], front, v[i].bary,
+                                     v[(i + 1) % n].bary);
             else
-               drawn |= draw_dot(p, &ctx, &w[i], 1.0f, front);
+               drawn |= draw_dot(p, &ctx, &w[i], 1.0f, front, v[i].bary);
          }
       }
       n = 0;
@@ -199,8 +260,8 @@ void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3]
       if (!raster_setup_triangle(&p->setup, f, &t))
          continue;
       drawn = true;
-      ctx.t = &t;
-      raster_coarse_walk(&t, visit_tile, &ctx);
+      const float *weight[3] = {v[0].bary, v[i].bary, v[i + 1].bary};
+      draw_set_up(p, &ctx, &t, f, weight);
    }
    p->primitives++;
    p->primitives_culled += !drawn;
@@ -220,7 +281,8 @@ void raster_pipeline_line(struct raster_pipeline *p, const float position[2][4])
          c[1][k] = position[0][k] + t1 * d;
       }
       struct raster_window_vertex a = project(p, c[0]), b = project(p, c[1]);
-      drawn = draw_segment(p, &ctx, &a, &b, true);
+      const float wa[3] = {1.0f - t0, t0, 0.0f}, wb[3] = {1.0f - t1, t1, 0.0f};
+      drawn = draw_segment(p, &ctx, &a, &b, true, wa, wb);
    }
    p->primitives++;
    p->primitives_culled += !drawn;
@@ -236,7 +298,8 @@ void raster_pipeline_point(struct raster_pipeline *p, const float position[4], f
    bool drawn = false;
    if (inside) {
       struct raster_window_vertex a = project(p, c);
-      drawn = draw_dot(p, &ctx, &a, size, true);
+      static const float w0[3] = {1.0f, 0.0f, 0.0f};
+      drawn = draw_dot(p, &ctx, &a, size, true, w0);
    }
    p->primitives++;
    p->primitives_culled += !drawn;

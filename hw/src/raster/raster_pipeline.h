@@ -20,10 +20,16 @@
 #include "rop/rop_zrop.h"
 
 /* What the fragment work of one warp returns per quad: each target's
- * color for its four pixels and the coverage after discard. */
+ * color for its four pixels (or, with per_sample, for each sample of each
+ * pixel: sample shading), the coverage after discard and, when the
+ * program wrote it (depth_written), the depth of each entry (late ZROP
+ * takes it instead of the raster's). */
 struct raster_fragment_output {
    struct ppu_texel color[PPU_GFX_COLOR_TARGETS][4];
    uint16_t coverage;
+   bool depth_written, per_sample;
+   float depth[16];
+   struct ppu_texel sample_color[PPU_GFX_COLOR_TARGETS][4][4]; /* [target][sample][pixel] */
 };
 
 /* Shades a warp batch: out[i] for batch->quads[i] (coverage starts as the
@@ -31,6 +37,15 @@ struct raster_fragment_output {
 typedef void (*raster_shade_fn)(void *ctx, const struct raster_warp_batch *batch,
                                 const struct raster_triangle *const *triangles,
                                 struct raster_fragment_output *out);
+
+/* Called for every triangle setup accepts, before its tiles are walked
+ * (the graphics engine writes its primitive record there): v are the
+ * window vertices setup took, in input order, and weight[k][j] is the
+ * weight of the primitive's vertex j at input vertex k (clipped vertices,
+ * line ends after clipping, point and line corners), so attributes can be
+ * interpolated from the primitive's own vertices. */
+typedef void (*raster_setup_fn)(void *ctx, const struct raster_triangle *t,
+                                const struct raster_window_vertex v[3], const float weight[3][3]);
 
 struct raster_pipeline {
    /* State (from the graphics state decoders). */
@@ -47,11 +62,17 @@ struct raster_pipeline {
    uint32_t program_flags;                           /* PPU_GFX_PROGRAM_* */
    uint8_t polygon_mode;                             /* 0 fill, 1 line, 2 point (POLYGON_MODE) */
    float line_width; /* LINE_WIDTH, for lines and polygon mode LINE */
+   bool dual_source; /* target 0 blends with target 1's output as its second source */
    raster_shade_fn shade;
-   void *shade_ctx;
+   raster_setup_fn on_setup; /* NULL: none */
+   void *shade_ctx;          /* passed to shade and on_setup */
+   /* Clip distances of the next triangle's vertices (NULL: none; only
+    * read when clip.clip_distance_mask is not 0). */
+   const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES];
    /* Counters. */
    uint64_t primitives, primitives_culled, tiles, tiles_hiz_culled, quads, warps;
    uint64_t samples_passed;
+   uint64_t blends; /* samples CROP blended */
 };
 
 /* Draws one clip-space triangle (as its edges or vertices in polygon modes

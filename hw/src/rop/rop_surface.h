@@ -10,7 +10,9 @@
  * the same layout functions.
  *
  * The ROP works on host memory here: the graphics engine maps the target
- * through the MMU (the copy engine's runs) before handing it over. What the
+ * through the MMU (the copy engine's runs) before handing it over, as one
+ * host range (base) or, for a target scattered over VRAM, as the host
+ * address of each of its 4 KiB pages (pages). What the
  * ROP knows of a format it learns from the texel codec, never from its own
  * packing code: the bits each component occupies (for write masks), and
  * whether it is UNORM, SNORM, float or integer (for blend clamping and
@@ -22,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ppu/mmu_format.h"
 #include "ppu/texture.h"
 #include "texture/texel_codec.h"
 
@@ -37,7 +40,9 @@ enum rop_numeric_kind {
 };
 
 struct rop_surface {
-   uint8_t *base; /* host view of the target's memory */
+   uint8_t *base;         /* host view of the target's memory, when contiguous */
+   uint8_t *const *pages; /* else: host address of each page the target's VA touches */
+   uint32_t page_offset;  /* the target's VA within its first page (with pages) */
    enum ppu_tex_format format;
    uint32_t width, height;          /* pixels */
    unsigned samples_log2;           /* 0 or 2 */
@@ -64,7 +69,13 @@ static inline uint8_t *rop_surface_sample(const struct rop_surface *s, uint32_t 
 {
    uint32_t sx = s->samples_log2 ? 2 * x + (sample & 1u) : x;
    uint32_t sy = s->samples_log2 ? 2 * y + (sample >> 1) : y;
-   return s->base + ppu_tex_byte_offset(&s->image, 0, 0, sx * s->bytes, sy, 0);
+   uint64_t offset = ppu_tex_byte_offset(&s->image, 0, 0, sx * s->bytes, sy, 0);
+   if (!s->pages)
+      return s->base + offset;
+   /* A texel never straddles a page: the engine uses pages only for
+    * texel sizes that divide the page and texel-aligned targets. */
+   offset += s->page_offset;
+   return s->pages[offset >> PPU_PAGE_SHIFT] + (offset & PPU_PAGE_MASK);
 }
 
 /* Merges `src` into `dst` where `mask` bits are set. */

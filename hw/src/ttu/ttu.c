@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "ttu/ttu_ray_cost.h"
 #include "ttu/ttu_traversal.h"
 
 void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
@@ -26,6 +27,7 @@ bool ppu_ttu_configure_predictor(struct ppu_ttu *ttu, const struct ppu_ttu_predi
 void ppu_ttu_finish(struct ppu_ttu *ttu)
 {
    ppu_ttu_predictor_finish(&ttu->predictor);
+   ppu_ttu_ray_cost_finish(ttu);
 }
 
 void ppu_ttu_begin_grid(struct ppu_ttu *ttu)

@@ -34,6 +34,7 @@ struct ppu_ttu {
     * stack"): only ttu.stack_spills and the timing mode see it. */
    uint32_t stack_entries;
    uint32_t last_test_kind; /* the datapath's input: 0 none yet, else enum ppu_ttu_test_kind */
+   struct ppu_ttu_ray_cost_port *ray_cost; /* ttu_ray_cost.c; NULL until a profiled grid */
 };
 
 enum ppu_ttu_test_kind {

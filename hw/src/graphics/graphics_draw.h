@@ -1,0 +1,81 @@
+/* One graphics action's work (DRAW / DRAW_INDIRECT): the latched state
+ * checked as a whole and turned into the raster engine's state, the
+ * programs loaded, the targets mapped; then each vertex batch from the
+ * distributor runs as a vertex warp, its primitives go through primitive
+ * assembly's order into the raster engine (raster_pipeline), setup writes
+ * each triangle's primitive record to scratch, and each warp batch of
+ * quads runs as a fragment warp whose outputs go to the ROP.
+ *
+ * Scratch (SCRATCH_ADDR/SIZE) holds the 32 vertex output records of one
+ * batch (PPU_GFX_VERTEX_STRIDE of the vertex program's attribute count
+ * each) followed by one primitive record (PPU_GFX_PRIMITIVE_STRIDE of the
+ * fragment program's): the functional model shades a triangle's quads
+ * before the next triangle is set up, so one record slot is enough.
+ */
+#ifndef PPU_GRAPHICS_DRAW_H
+#define PPU_GRAPHICS_DRAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "graphics/graphics_distributor.h"
+#include "graphics/graphics_engine.h"
+#include "graphics/graphics_program.h"
+#include "graphics/graphics_targets.h"
+#include "raster/raster_pipeline.h"
+
+struct gfx_draw {
+   struct ppu_graphics_engine *ge;
+   const struct ppu_graphics_state *s;
+   uint64_t pd_pa;
+   struct ppu_fault *fault;
+   struct gfx_program vp, fp;
+   /* SMs the warps run on, and the grid each has begun (one SM may run
+    * both programs, switching between them). */
+   struct ppu_sm *sm[2]; /* vertex, fragment */
+   const struct ppu_grid *sm_grid[2];
+   struct gfx_target color[PPU_GFX_COLOR_TARGETS], depth;
+   struct raster_pipeline pipe;
+   struct raster_hiz hiz;
+   bool has_hiz;
+   unsigned viewport; /* the viewport the pipeline's state is for */
+   uint64_t scratch_va, primitive_va;
+   uint32_t vertex_stride, primitive_stride;
+   uint8_t *records;   /* the batch's vertex records, read back after the vertex warp */
+   uint8_t *primitive; /* the primitive record being written */
+   /* The primitive being rasterized (for setup and shading). */
+   const struct gfx_batch_primitive *current;
+   unsigned current_vertices;
+   struct gfx_draw_params params;
+   uint64_t helper_lanes, vertex_warps, fragment_warps;
+};
+
+/* Checks the state DRAW needs and prepares the draw. False with *fault
+ * (nothing drawn, everything released). */
+bool gfx_draw_begin(struct gfx_draw *d, struct ppu_graphics_engine *ge,
+                    const struct ppu_graphics_state *s, uint64_t pd_pa, struct ppu_fault *fault);
+
+/* Vertex warp of batch b, then its primitives through the raster engine
+ * and fragment warps. False with the draw's fault. */
+bool gfx_draw_batch(struct gfx_draw *d, const struct gfx_batch *b);
+
+/* Makes grid g the one SM k (0 vertex, 1 fragment) runs, beginning it
+ * when the SM had another. False with the draw's fault. */
+bool gfx_draw_use_sm(struct gfx_draw *d, unsigned k, const struct ppu_grid *g);
+
+/* Setup's callback: the primitive record of a set-up triangle, written to
+ * scratch (graphics_fragment.c). */
+void gfx_primitive_record(void *ctx, const struct raster_triangle *t,
+                          const struct raster_window_vertex v[3], const float weight[3][3]);
+/* The raster engine's fragment work: fragment warps over a warp batch of
+ * quads, their outputs read back for the ROP (graphics_fragment.c). */
+void gfx_fragment_shade(void *ctx, const struct raster_warp_batch *b,
+                        const struct raster_triangle *const *tris,
+                        struct raster_fragment_output *out);
+
+/* Writes staged targets back, adds the counters and releases the draw.
+ * ok: the draw ran without a fault (a faulted draw writes nothing back).
+ * *samples_passed gets ZROP's passing samples. */
+bool gfx_draw_end(struct gfx_draw *d, bool ok, uint64_t *samples_passed);
+
+#endif
