@@ -109,6 +109,42 @@
 #define DRV_ABI_RT_CBANK0_SIZE 528u
 #define DRV_RT_HANDLE_SIZE 32u
 
+/* Graphics pipelines (docs/graphics-hw.md, docs/shader-abi.md "Vertex
+ * input"). The vertex and fragment programs' constant bank 0 is
+ * DRV_ABI_GFX_CBANK0_SIZE bytes: the compute layout up to 448 (448..463,
+ * the workgroup count, is unused), then one 16-byte record per vertex
+ * buffer binding (VkVertexInputBindingDescription::binding b < 16):
+ *
+ *   offset        size  what
+ *   464 + 16 b    8     VA of the bound buffer's first byte (buffer address
+ *                       + the vkCmdBindVertexBuffers offset), 0 if unbound
+ *   472 + 16 b    4     bytes readable from there (the bound size): with
+ *                       robustBufferAccess, an attribute that does not fit
+ *                       reads (0, 0, 0, 1)
+ *   476 + 16 b    4     stride in bytes (the pipeline's, or the dynamic
+ *                       one of vkCmdBindVertexBuffers2)
+ *
+ * The program fetches its attributes itself: the attribute formats,
+ * offsets, input rates and divisors are pipeline state given to the
+ * compiler (struct drv_vertex_attribute / drv_vertex_binding in
+ * compiler.h), so each attribute's decode is specialized code. */
+#define DRV_ABI_CBANK_VERTEX_BUFFERS 464u
+#define DRV_ABI_VERTEX_BUFFER_RECORD 16u
+#define DRV_ABI_MAX_VERTEX_BUFFERS 16u
+#define DRV_ABI_GFX_CBANK0_SIZE 720u
+
+struct drv_vertex_buffer_record {
+   uint64_t address;
+   uint32_t size;
+   uint32_t stride;
+};
+_Static_assert(sizeof(struct drv_vertex_buffer_record) == DRV_ABI_VERTEX_BUFFER_RECORD,
+               "vertex buffer record size");
+_Static_assert(DRV_ABI_CBANK_VERTEX_BUFFERS +
+                       DRV_ABI_MAX_VERTEX_BUFFERS * DRV_ABI_VERTEX_BUFFER_RECORD ==
+                   DRV_ABI_GFX_CBANK0_SIZE,
+               "graphics constant bank 0 size");
+
 #define DRV_DESCRIPTOR_SIZE 16u /* buffer and acceleration-structure descriptors */
 #define DRV_IMAGE_DESCRIPTOR_SIZE 64u
 #define DRV_SAMPLER_DESCRIPTOR_SIZE 64u

@@ -12,6 +12,7 @@
 #include "optimize.h"
 #include "regalloc.h"
 #include "translate.h"
+#include "translate_graphics.h"
 
 static int fail(char *err, size_t err_size, const char *msg)
 {
@@ -121,7 +122,8 @@ int xl_finish_program(struct ir_program *ir, uint32_t local_size, bool promote_l
  * 0, 1 on an error, or XL_COMPILE_OUT_OF_REGISTERS. */
 static int compile_entry(struct spirv_module *m, const struct drv_compile_request *req,
                          const struct spirv_entry_point *ep, const char *name, bool promote_locals,
-                         struct drv_shader_binary *out, char *err, size_t err_size)
+                         struct xl_gfx *gfx, struct drv_shader_binary *out, char *err,
+                         size_t err_size)
 {
    int rc = 1;
    struct ir_program ir;
@@ -133,6 +135,7 @@ static int compile_entry(struct spirv_module *m, const struct drv_compile_reques
    c.ir = &ir;
    c.err = err;
    c.err_size = err_size;
+   c.gfx = gfx;
    c.bound = spirv_module_bound(m);
    c.global_ptrs = calloc(c.bound, sizeof(*c.global_ptrs));
    if (!c.global_ptrs) {
@@ -140,7 +143,10 @@ static int compile_entry(struct spirv_module *m, const struct drv_compile_reques
       goto done;
    }
    const struct spirv_function *fn = spirv_function_by_id(m, ep->function_id);
-   if (!xl_setup_globals(&c) || !xl_translate_entry(&c, fn))
+   if (gfx)
+      xl_gfx_reset(gfx, ep);
+   if (!xl_setup_globals(&c) || (gfx && !xl_gfx_begin(&c)) || !xl_translate_entry(&c, fn) ||
+       (gfx && !xl_gfx_end(&c)))
       goto done;
    ir_emit(&ir, PPU_OP_EXIT); /* every path has exited already; a safe end */
    if (c.shared_size > 49152u) {
@@ -158,17 +164,9 @@ done:
    return rc;
 }
 
-int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader_binary *out,
-                        char *err, size_t err_size)
+int xl_compile_stage(const struct drv_compile_request *req, uint32_t model, struct xl_gfx *gfx,
+                     struct drv_shader_binary *out, char *err, size_t err_size)
 {
-   char scratch[8];
-   if (!err || !err_size) {
-      err = scratch;
-      err_size = sizeof(scratch);
-   }
-   err[0] = '\0';
-   if (!req || !out)
-      return fail(err, err_size, "compiler: no request");
    memset(out, 0, sizeof(*out));
    if (!req->spirv || !req->word_count)
       return fail(err, err_size, "compiler: empty SPIR-V module");
@@ -183,28 +181,42 @@ int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader
       goto done;
    }
    const char *name = req->entry_point ? req->entry_point : "main";
-   const struct spirv_entry_point *ep =
-       spirv_find_entry_point(m, name, SPIRV_EXECUTION_MODEL_GLCompute);
+   const struct spirv_entry_point *ep = spirv_find_entry_point(m, name, model);
    if (!ep) {
-      snprintf(err, err_size, "compiler: no GLCompute entry point named \"%s\"", name);
+      snprintf(err, err_size, "compiler: no %s entry point named \"%s\"",
+               model == SPIRV_EXECUTION_MODEL_Vertex     ? "Vertex"
+               : model == SPIRV_EXECUTION_MODEL_Fragment ? "Fragment"
+                                                         : "GLCompute",
+               name);
       goto done;
    }
-   if (!spirv_entry_point_workgroup_size(m, ep, out->workgroup_size, &e)) {
+   if (model == SPIRV_EXECUTION_MODEL_GLCompute &&
+       !spirv_entry_point_workgroup_size(m, ep, out->workgroup_size, &e)) {
       fail(err, err_size, e.message);
       goto done;
    }
    /* Promoting local variables to registers raises register pressure:
     * when that does not fit, keep them in local memory instead. */
-   rc = compile_entry(m, req, ep, name, true, out, err, err_size);
+   rc = compile_entry(m, req, ep, name, true, gfx, out, err, err_size);
    if (rc == XL_COMPILE_OUT_OF_REGISTERS) {
       drv_shader_binary_free(out);
-      rc = compile_entry(m, req, ep, name, false, out, err, err_size) ? 1 : 0;
+      rc = compile_entry(m, req, ep, name, false, gfx, out, err, err_size) ? 1 : 0;
    }
 done:
    if (rc)
       drv_shader_binary_free(out);
    spirv_module_destroy(m);
    return rc;
+}
+
+int drv_compile_compute(const struct drv_compile_request *req, struct drv_shader_binary *out,
+                        char *err, size_t err_size)
+{
+   char scratch[8];
+   err = xl_error_buffer(err, &err_size, scratch, sizeof(scratch));
+   if (!req || !out)
+      return fail(err, err_size, "compiler: no request");
+   return xl_compile_stage(req, SPIRV_EXECUTION_MODEL_GLCompute, NULL, out, err, err_size);
 }
 
 void drv_shader_binary_free(struct drv_shader_binary *bin)

@@ -96,5 +96,63 @@ struct drv_rt_compile_request {
 int drv_compile_ray_tracing(const struct drv_rt_compile_request *req, struct drv_shader_binary *out,
                             char *err, size_t err_size);
 void drv_shader_binary_free(struct drv_shader_binary *bin);
+/* Graphics pipelines (docs/graphics-hw.md "Vertex work", "Fragment
+ * work"; docs/compiler.md "Graphics stages"). The vertex program fetches
+ * its own attributes from the vertex buffers of constant bank 0
+ * (shader_abi.h) with decode code specialized for this vertex input state. */
+struct drv_vertex_attribute {
+   uint32_t location;
+   uint32_t binding; /* < DRV_ABI_MAX_VERTEX_BUFFERS */
+   uint32_t format;  /* a VkFormat value (list in docs/compiler.md) */
+   uint32_t offset;  /* bytes from the element's start */
+};
+struct drv_vertex_binding {
+   uint32_t binding;
+   uint32_t per_instance; /* VK_VERTEX_INPUT_RATE_INSTANCE */
+   /* Instance rate: instances per element (VkVertexInputBindingDivisor-
+    * DescriptionEXT; 1 without one; 0 repeats the first instance's). */
+   uint32_t divisor;
+};
+
+struct drv_graphics_compile_request {
+   /* entry_point names a Vertex / Fragment entry point. fragment.spirv
+    * NULL: no fragment program (depth-only or rasterizer discard). Both
+    * share abi, max_registers and debug_flags of `vertex`. */
+   struct drv_compile_request vertex, fragment;
+   const struct drv_vertex_attribute *attributes;
+   uint32_t attribute_count;
+   const struct drv_vertex_binding *bindings;
+   uint32_t binding_count;
+   uint32_t samples; /* rasterizationSamples, 1 or 4: where centroid evaluates */
+};
+
+/* What the driver copies into a struct ppu_gfx_program besides the code. */
+struct drv_graphics_program_info {
+   uint32_t flags;           /* PPU_GFX_PROGRAM_* */
+   uint32_t attribute_count; /* vertex: slots written; fragment: slots read */
+   uint32_t output_mask;     /* fragment: color targets written */
+   uint64_t interpolation;   /* fragment: 2 bits per slot, enum ppu_gfx_interpolation */
+   uint64_t centroid_mask;   /* fragment: bit per slot */
+};
+
+#define DRV_GFX_MAX_SLOTS 32u
+struct drv_graphics_binary {
+   struct drv_shader_binary vertex, fragment; /* fragment.code NULL without one */
+   struct drv_graphics_program_info vertex_info, fragment_info;
+   /* Attribute slot s carries the user varying at slot_location[s]: the
+    * locations the fragment program reads, ascending (outputs the fragment
+    * program does not read are not written). */
+   uint32_t slot_location[DRV_GFX_MAX_SLOTS];
+   uint32_t clip_distance_count; /* gl_ClipDistance elements: CLIP_DISTANCE_MASK */
+   /* The record's point size is always defined: the shader's gl_PointSize,
+    * 1.0 when it declares none or never writes it. */
+};
+
+/* Compiles a pipeline's vertex and fragment stages, linked: same error
+ * contract as drv_compile_compute (an interface mismatch, an unsupported
+ * vertex format or built-in fails with a message). */
+int drv_compile_graphics(const struct drv_graphics_compile_request *req,
+                         struct drv_graphics_binary *out, char *err, size_t err_size);
+void drv_graphics_binary_free(struct drv_graphics_binary *bin);
 
 #endif /* DRV_COMPILER_H */

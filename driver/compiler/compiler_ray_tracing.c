@@ -92,11 +92,7 @@ int drv_compile_ray_tracing(const struct drv_rt_compile_request *req, struct drv
                             char *err, size_t err_size)
 {
    char scratch[8];
-   if (!err || !err_size) {
-      err = scratch;
-      err_size = sizeof(scratch);
-   }
-   err[0] = '\0';
+   err = xl_error_buffer(err, &err_size, scratch, sizeof(scratch));
    if (!req || !out || !req->stage_count || !req->stages || (req->group_count && !req->groups)) {
       snprintf(err, err_size, "compiler: no ray-tracing stages");
       return 1;

@@ -59,6 +59,10 @@ struct ir_program {
    /* Instructions moved into the prologue so far (xl_hoist_to_prologue). */
    uint32_t hoisted;
    uint32_t dynamic_local_count, dynamic_local_cap;
+   /* Registers allocation never assigns (bit r of word r / 64): graphics
+    * programs' launch and output registers (docs/graphics-hw.md), which
+    * the program reads and writes by number. */
+   uint64_t reserved[4];
    bool out_of_memory;
 };
 

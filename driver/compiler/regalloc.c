@@ -121,7 +121,8 @@ bool regalloc_run(struct ir_program *p, uint32_t max_registers, uint32_t *regist
       for (uint32_t r = 0; r + size <= limit; r += size) {
          bool free_here = true;
          for (unsigned j = 0; j < size; j++)
-            if (busy_until[r + j] >= (int64_t)it->start)
+            if (busy_until[r + j] >= (int64_t)it->start ||
+                (p->reserved[(r + j) / 64] >> ((r + j) % 64) & 1u))
                free_here = false;
          if (!free_here)
             continue;
@@ -140,6 +141,9 @@ bool regalloc_run(struct ir_program *p, uint32_t max_registers, uint32_t *regist
       }
    }
    rewrite_fields(p, phys);
+   for (uint32_t r = used; r < PPU_REG_COUNT_MAX; r++)
+      if (p->reserved[r / 64] >> (r % 64) & 1u)
+         used = r + 1; /* the program reads or writes it by number */
    *register_count = used;
    ok = true;
 done:

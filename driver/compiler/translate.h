@@ -103,7 +103,21 @@ struct xl_ctx {
     * for compute. */
    struct xl_rt_program *rt;
    struct xl_rt_instance *rt_instance;
+   /* Vertex and fragment stages (translate_graphics.h); NULL otherwise. */
+   struct xl_gfx *gfx;
 };
+
+/* err, or scratch when the caller gave no buffer; emptied. The public
+ * entry points' one-line messages go there. */
+static inline char *xl_error_buffer(char *err, size_t *err_size, char *scratch, size_t scratch_size)
+{
+   if (!err || !*err_size) {
+      err = scratch;
+      *err_size = scratch_size;
+   }
+   err[0] = '\0';
+   return err;
+}
 
 /* Records the first failure: "compiler: word N (OpX): ...". */
 void xl_fail(struct xl_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -184,10 +198,9 @@ uint32_t xl_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k);
  * or DerivativeGroupLinearNV), 0 when it has none: implicit-lod sampling
  * is only defined with one. */
 uint32_t xl_derivative_mode(struct xl_ctx *c);
-static inline bool xl_has_derivatives(struct xl_ctx *c)
-{
-   return xl_derivative_mode(c) != 0;
-}
+/* Quads of lanes 4k..4k+3 that are 2x2 pixels or invocations: fragment
+ * warps always (docs/graphics-hw.md), compute with a derivative mode. */
+bool xl_has_derivatives(struct xl_ctx *c);
 
 /* The 64-bit VA of descriptor set `set` (loaded once, in the prologue). */
 uint32_t xl_set_base(struct xl_ctx *c, uint32_t set);
@@ -208,6 +221,9 @@ bool xl_setup_globals(struct xl_ctx *c);
 /* The 64-bit address held by a PhysicalStorageBuffer pointer id that was
  * made by an access chain (false when id is no such pointer). */
 bool xl_pointer_value(struct xl_ctx *c, uint32_t id, struct xl_val *out);
+/* Loads the whole pointee of p (a memory pointer), or stores v there. */
+struct xl_val xl_load_ptr(struct xl_ctx *c, const struct xl_ptr *p);
+void xl_store_ptr(struct xl_ctx *c, const struct xl_ptr *p, struct xl_val v);
 /* Size and alignment of a type in local memory (no explicit layout). */
 bool xl_natural_layout(struct xl_ctx *c, uint32_t type, uint32_t *size, uint32_t *align);
 /* A Function-storage variable in local memory. */
@@ -220,6 +236,10 @@ void xl_function_variable(struct xl_ctx *c, const struct spirv_inst *inst);
 /* Applies specialization constant values (VkSpecializationInfo resolved). */
 bool xl_specialize(struct spirv_module *m, const struct drv_spec_value *spec, uint32_t spec_count,
                    struct spirv_error *e);
+/* Parses and specializes req's module and compiles its entry point of
+ * execution model `model` (compute, or a graphics stage with gfx). */
+int xl_compile_stage(const struct drv_compile_request *req, uint32_t model, struct xl_gfx *gfx,
+                     struct drv_shader_binary *out, char *err, size_t err_size);
 int xl_finish_program(struct ir_program *ir, uint32_t local_size, bool promote_locals,
                       uint32_t max_registers, uint32_t debug_flags, const char *name,
                       struct drv_shader_binary *out, char *err, size_t err_size);

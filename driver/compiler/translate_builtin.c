@@ -1,6 +1,7 @@
 /* Compute built-ins (translate.h) from special registers (docs/isa.md
  * "State"; Vulkan spec 15.9 "Built-In Variables"). */
 #include "translate.h"
+#include "translate_graphics.h"
 
 static uint32_t sreg(struct xl_ctx *c, enum ppu_sreg sr)
 {
@@ -21,6 +22,11 @@ uint32_t xl_derivative_mode(struct xl_ctx *c)
          return mode;
    }
    return 0;
+}
+
+bool xl_has_derivatives(struct xl_ctx *c)
+{
+   return xl_derivative_mode(c) != 0 || (c->gfx && c->gfx->model == SPIRV_EXECUTION_MODEL_Fragment);
 }
 
 static uint32_t op_imm(struct xl_ctx *c, enum ppu_op op, uint32_t a, uint32_t imm)
@@ -121,6 +127,8 @@ uint32_t xl_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
    default:
       if (c->rt)
          return xl_rt_builtin_component(c, builtin, k);
+      if (c->gfx)
+         return xl_gfx_builtin_component(c, builtin, k);
       xl_fail(c, "unsupported built-in %u", builtin);
       return ir_new_vreg(c->ir, 1);
    }

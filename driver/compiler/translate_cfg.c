@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "translate.h"
+#include "translate_graphics.h"
 
 enum edge_kind { EDGE_NORMAL, EDGE_SYNC, EDGE_BREAK, EDGE_CONTINUE, EDGE_BACK };
 
@@ -363,6 +364,8 @@ static void translate_terminator(struct xl_ctx *c, struct cfg_state *st, uint32_
             xl_mov(c, xl_comp(c, s->ret, k), xl_comp(c, v, k), c->ir->vreg_size[xl_comp(c, v, k)]);
       }
       if (s->is_entry) {
+         if (c->gfx)
+            xl_gfx_exit(c); /* the outputs, then EXIT */
          ir_emit(c->ir, PPU_OP_EXIT);
       } else {
          struct ir_insn *i = ir_emit(c->ir, PPU_OP_RET);
@@ -371,6 +374,14 @@ static void translate_terminator(struct xl_ctx *c, struct cfg_state *st, uint32_
       return;
    case SPIRV_OP_Unreachable:
       ir_emit(c->ir, PPU_OP_EXIT);
+      return;
+   case SPIRV_OP_Kill:
+   case SPIRV_OP_TerminateInvocation:
+      if (!c->gfx || c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment) {
+         xl_fail(c, "discard outside a fragment shader");
+         return;
+      }
+      xl_gfx_terminate(c);
       return;
    case SPIRV_OP_IgnoreIntersectionKHR:
    case SPIRV_OP_TerminateRayKHR:
@@ -499,7 +510,7 @@ static void translate_body(struct xl_ctx *c, uint32_t b)
           xl_translate_alu(c, inst) || xl_translate_composite(c, inst) ||
           xl_translate_glsl(c, inst) || xl_translate_subgroup(c, inst) ||
           xl_translate_ray_query(c, inst) || xl_translate_image(c, inst) ||
-          xl_translate_ray_tracing(c, inst))
+          xl_translate_ray_tracing(c, inst) || (c->gfx && xl_translate_fragment(c, inst)))
          continue;
       const struct spirv_opcode_info *info = spirv_opcode_info(inst->opcode);
       if (inst->opcode == SPIRV_OP_ExtInst &&

@@ -8,6 +8,7 @@
 
 #include "ppu/ray_query.h"
 #include "translate.h"
+#include "translate_graphics.h"
 
 static bool is_physical_pointer_type(struct xl_ctx *c, uint32_t type)
 {
@@ -389,11 +390,22 @@ bool xl_setup_globals(struct xl_ctx *c)
          }
          break;
       case SPIRV_STORAGE_CLASS_Input:
-         if (!spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn,
-                                       &builtin))
+         if (spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn,
+                                      &builtin)) {
+            p.kind = XL_PTR_BUILTIN;
+            p.builtin = builtin;
+            break;
+         }
+         /* a vertex attribute or fragment input: */
+         __attribute__((fallthrough));
+      case SPIRV_STORAGE_CLASS_Output:
+         /* Graphics interface variables live in local memory; the
+          * stage's prologue and epilogue move them (translate_graphics.h). */
+         if (!c->gfx || !natural_layout(c, p.type, &size, &align))
             continue;
-         p.kind = XL_PTR_BUILTIN;
-         p.builtin = builtin;
+         allocate_local(c, &p, size, align);
+         if (!xl_gfx_variable(c, var, &p))
+            return false;
          break;
       default:
          continue;
@@ -828,11 +840,26 @@ static void load(struct xl_ctx *c, const struct spirv_inst *inst)
          xl_mov(c, xl_comp(c, v, k), xl_builtin_component(c, p->builtin, comp), 1);
       }
    } else {
-      uint32_t n = 0;
-      store_leaves(c, p, xl_address_of(c, p), p->type, p->offset, pointee_vec_stride(c, p), v, &n,
-                   false);
+      v = xl_load_ptr(c, p);
    }
    xl_set(c, inst->result_id, v);
+}
+
+struct xl_val xl_load_ptr(struct xl_ctx *c, const struct xl_ptr *p)
+{
+   struct xl_val v = xl_new_val(c, p->type);
+   uint32_t n = 0;
+   if (!c->failed)
+      store_leaves(c, p, xl_address_of(c, p), p->type, p->offset, pointee_vec_stride(c, p), v, &n,
+                   false);
+   return v;
+}
+
+void xl_store_ptr(struct xl_ctx *c, const struct xl_ptr *p, struct xl_val v)
+{
+   uint32_t n = 0;
+   store_leaves(c, p, xl_address_of(c, p), p->type, p->offset, pointee_vec_stride(c, p), v, &n,
+                true);
 }
 
 static void store(struct xl_ctx *c, const struct spirv_inst *inst)
@@ -846,9 +873,7 @@ static void store(struct xl_ctx *c, const struct spirv_inst *inst)
       xl_fail(c, "store to read-only memory");
       return;
    }
-   uint32_t n = 0;
-   store_leaves(c, p, xl_address_of(c, p), p->type, p->offset, pointee_vec_stride(c, p), v, &n,
-                true);
+   xl_store_ptr(c, p, v);
 }
 
 bool xl_translate_memory(struct xl_ctx *c, const struct spirv_inst *inst)

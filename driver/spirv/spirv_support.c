@@ -65,6 +65,14 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_AtomicFloat32AddEXT,
     SPIRV_CAPABILITY_AtomicFloat64AddEXT,
     SPIRV_CAPABILITY_DemoteToHelperInvocation,
+    /* Vertex and fragment stages (driver/compiler/translate_graphics.h). */
+    SPIRV_CAPABILITY_ClipDistance,
+    SPIRV_CAPABILITY_DrawParameters,
+    SPIRV_CAPABILITY_DerivativeControl,
+    SPIRV_CAPABILITY_SampleRateShading,
+    /* Declared by fragment shaders that read gl_PrimitiveID; geometry
+     * shaders stay refused by their execution model. */
+    SPIRV_CAPABILITY_Geometry,
     SPIRV_CAPABILITY_ShaderNonUniform,
     SPIRV_CAPABILITY_RuntimeDescriptorArray,
     SPIRV_CAPABILITY_UniformBufferArrayNonUniformIndexing,

@@ -1,0 +1,423 @@
+/* The fragment stage (docs/graphics-hw.md "Fragment work"): inputs
+ * evaluated from the primitive record's planes, built-ins from the launch
+ * registers, color outputs in R(4i).. and depth / sample mask in R32 / R33
+ * at EXIT, discard through R34, derivatives across the quad's lanes. */
+#include <stdlib.h>
+
+#include "ppu/graphics.h"
+#include "translate_graphics.h"
+
+static uint32_t op2(struct xl_ctx *c, enum ppu_op op, enum ppu_type ty, uint32_t a, uint32_t b)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op(c, op, ty, d, a, b);
+   return d;
+}
+
+static uint32_t ffma(struct xl_ctx *c, uint32_t a, uint32_t b, uint32_t add)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op(c, PPU_OP_FFMA, PPU_TYPE_F32, d, a, b)->src[2] = add;
+   return d;
+}
+
+/* The plane {a, b, c} at byte offset `plane` of the primitive record,
+ * evaluated at (dx, dy): two FFMAs. */
+static uint32_t eval_plane(struct xl_ctx *c, uint32_t plane, uint32_t dx, uint32_t dy)
+{
+   uint32_t a = xl_gfx_load_at(c, XL_FS_RECORD, plane);
+   uint32_t b = xl_gfx_load_at(c, XL_FS_RECORD, plane + 4);
+   uint32_t cc = xl_gfx_load_at(c, XL_FS_RECORD, plane + 8);
+   return ffma(c, a, dx, ffma(c, b, dy, cc));
+}
+
+static bool has_mode(struct xl_ctx *c, uint32_t mode)
+{
+   const struct spirv_entry_point *ep = c->gfx->ep;
+   for (uint32_t i = 0; i < spirv_entry_point_mode_count(c->m, ep); i++)
+      if (spirv_entry_point_mode(c->m, ep, i)->mode == mode)
+         return true;
+   return false;
+}
+
+static bool may_discard(struct xl_ctx *c)
+{
+   for (uint32_t i = 0; i < spirv_module_inst_count(c->m); i++) {
+      uint32_t op = spirv_module_inst(c->m, i)->opcode;
+      if (op == SPIRV_OP_Kill || op == SPIRV_OP_TerminateInvocation ||
+          op == SPIRV_OP_DemoteToHelperInvocation)
+         return true;
+   }
+   return false;
+}
+
+/* The slot map: every location an input variable covers, ascending, each
+ * with one interpolation (Vulkan "Interface Matching": the components of a
+ * location agree on their decorations). */
+static bool assign_slots(struct xl_ctx *c)
+{
+   struct xl_gfx *g = c->gfx;
+   g->slot_count = 0;
+   for (uint32_t i = 0; i < g->var_count; i++) {
+      const struct xl_gfx_var *v = &g->vars[i];
+      if (v->is_output || v->builtin != UINT32_MAX)
+         continue;
+      uint32_t n = xl_gfx_locations(c, v);
+      for (uint32_t e = 0; e < n; e++) {
+         uint32_t loc = v->location + e, s = 0;
+         while (s < g->slot_count && g->slot_location[s] < loc)
+            s++;
+         if (s < g->slot_count && g->slot_location[s] == loc) {
+            if (g->slot_interpolation[s] != v->interpolation ||
+                g->slot_centroid[s] != v->centroid) {
+               xl_fail(c, "fragment inputs at location %u disagree on interpolation", loc);
+               return false;
+            }
+            continue;
+         }
+         if (g->slot_count == DRV_GFX_MAX_SLOTS) {
+            xl_fail(c, "more than %u fragment input locations", DRV_GFX_MAX_SLOTS);
+            return false;
+         }
+         for (uint32_t k = g->slot_count; k > s; k--) {
+            g->slot_location[k] = g->slot_location[k - 1];
+            g->slot_interpolation[k] = g->slot_interpolation[k - 1];
+            g->slot_centroid[k] = g->slot_centroid[k - 1];
+         }
+         g->slot_location[s] = loc;
+         g->slot_interpolation[s] = v->interpolation;
+         g->slot_centroid[s] = v->centroid;
+         g->slot_count++;
+      }
+   }
+   g->info.attribute_count = g->slot_count;
+   for (uint32_t s = 0; s < g->slot_count; s++) {
+      g->info.interpolation |= (uint64_t)g->slot_interpolation[s] << (2 * s);
+      if (g->slot_centroid[s])
+         g->info.centroid_mask |= 1ull << s;
+   }
+   return !c->failed;
+}
+
+/* Reserves the output registers and sets the flags they imply. */
+static bool reserve_outputs(struct xl_ctx *c)
+{
+   struct xl_gfx *g = c->gfx;
+   for (uint32_t i = 0; i < g->var_count; i++) {
+      const struct xl_gfx_var *v = &g->vars[i];
+      if (!v->is_output)
+         continue;
+      if (v->builtin == SPIRV_BUILT_IN_FragDepth) {
+         g->info.flags |= PPU_GFX_PROGRAM_WRITES_DEPTH;
+         xl_gfx_reserve(c, XL_FS_OUT_DEPTH, 1);
+         continue;
+      }
+      if (v->builtin == SPIRV_BUILT_IN_SampleMask) {
+         g->info.flags |= PPU_GFX_PROGRAM_WRITES_SAMPLE_MASK;
+         xl_gfx_reserve(c, XL_FS_OUT_SAMPLE_MASK, 1);
+         continue;
+      }
+      if (v->builtin != UINT32_MAX) {
+         xl_fail(c, "unsupported fragment output built-in %u", v->builtin);
+         return false;
+      }
+      uint32_t n = xl_gfx_locations(c, v);
+      if (!n)
+         return false;
+      if (v->index > 1 || (v->index == 1 && (v->location != 0 || n != 1))) {
+         xl_fail(c,
+                 "fragment output Index %u at location %u (dual-source blending takes "
+                 "location 0, Index 0 and 1)",
+                 v->index, v->location);
+         return false;
+      }
+      if (v->location + v->index + n > 8) {
+         xl_fail(c, "fragment output location %u beyond the 8 color targets", v->location);
+         return false;
+      }
+      if (v->index == 1)
+         g->info.flags |= PPU_GFX_PROGRAM_DUAL_SOURCE;
+      else
+         g->info.output_mask |= ((1u << n) - 1u) << v->location;
+      xl_gfx_reserve(c, 4 * (v->location + v->index), 4 * n);
+   }
+   return true;
+}
+
+/* Where centroid slots evaluate (docs/graphics-hw.md: the first covered
+ * sample, picked from R1): with 4 samples, the offset of that sample from
+ * the pixel centre, unless all or none are covered (the centre is then
+ * inside the primitive); with 1 sample, the centre. */
+static void centroid_position(struct xl_ctx *c, uint32_t *dx, uint32_t *dy)
+{
+   *dx = xl_gfx_read_reg(c, XL_FS_DX);
+   *dy = xl_gfx_read_reg(c, XL_FS_DY);
+   if (c->gfx->req->samples != 4)
+      return;
+   /* Standard 4x locations minus the centre: x (-1, 3, -3, 1) / 8,
+    * y (-3, -1, 1, 3) / 8 for samples 0..3. */
+   static const float ox[4] = {-0.125f, 0.375f, -0.375f, 0.125f};
+   uint32_t mask = xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_STATE), 0xf);
+   uint32_t s = op2(c, PPU_OP_FFS, PPU_TYPE_U32, mask, 0);
+   uint32_t off_x = xl_imm32(c, 0), off_y = xl_imm32(c, 0);
+   for (uint32_t k = 0; k < 4; k++) {
+      struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, s, k);
+      i->f.subop = PPU_CMP_EQ;
+      i->f.pd = 0;
+      uint32_t nx = ir_new_vreg(c->ir, 1), ny = ir_new_vreg(c->ir, 1);
+      i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, nx, xl_imm32(c, xl_gfx_f32(ox[k])), off_x);
+      i->f.ps = 0;
+      i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, ny, xl_imm32(c, xl_gfx_f32(0.25f * k - 0.375f)),
+                off_y);
+      i->f.ps = 0;
+      off_x = nx;
+      off_y = ny;
+   }
+   /* All four covered: the centre. */
+   struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, mask, 0xf);
+   i->f.subop = PPU_CMP_EQ;
+   i->f.pd = 0;
+   uint32_t zero = xl_imm32(c, 0), fx = ir_new_vreg(c->ir, 1), fy = ir_new_vreg(c->ir, 1);
+   xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, fx, zero, off_x)->f.ps = 0;
+   xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, fy, zero, off_y)->f.ps = 0;
+   *dx = op2(c, PPU_OP_FADD, PPU_TYPE_F32, *dx, fx);
+   *dy = op2(c, PPU_OP_FADD, PPU_TYPE_F32, *dy, fy);
+}
+
+/* Component `comp` of slot s at the position (dx, dy); w_clip: the
+ * interpolated clip w there (perspective slots). */
+static uint32_t input_value(struct xl_ctx *c, uint32_t s, uint32_t comp, uint32_t dx, uint32_t dy,
+                            uint32_t *w_clip)
+{
+   uint32_t plane = (uint32_t)sizeof(struct ppu_gfx_primitive_header) +
+                    s * (uint32_t)(PPU_GFX_PRIMITIVE_STRIDE(1) - PPU_GFX_PRIMITIVE_STRIDE(0)) +
+                    comp * (uint32_t)sizeof(struct ppu_gfx_plane);
+   uint32_t interp = c->gfx->slot_interpolation[s];
+   if (interp == PPU_GFX_INTERP_FLAT) /* {0, 0, provoking value}: the bits as they were */
+      return xl_gfx_load_at(c, XL_FS_RECORD, plane + 8);
+   uint32_t v = eval_plane(c, plane, dx, dy);
+   if (interp == PPU_GFX_INTERP_NOPERSPECTIVE)
+      return v;
+   if (!*w_clip) {
+      uint32_t inv_w = eval_plane(c, 20, dx, dy); /* ppu_gfx_primitive_header.inverse_w */
+      *w_clip = ir_new_vreg(c->ir, 1);
+      xl_op(c, PPU_OP_MUFU, PPU_TYPE_F32, *w_clip, inv_w, 0)->f.subop = PPU_MUFU_RCP;
+   }
+   return op2(c, PPU_OP_FMUL, PPU_TYPE_F32, v, *w_clip);
+}
+
+bool xl_fragment_begin(struct xl_ctx *c)
+{
+   struct xl_gfx *g = c->gfx;
+   xl_gfx_reserve(c, 0, XL_FS_LAUNCH_REGS);
+   if (has_mode(c, SPIRV_EXECUTION_MODE_OriginLowerLeft)) {
+      xl_fail(c, "unsupported: OriginLowerLeft (Vulkan fragment shaders use OriginUpperLeft)");
+      return false;
+   }
+   if (has_mode(c, SPIRV_EXECUTION_MODE_EarlyFragmentTests))
+      g->info.flags |= PPU_GFX_PROGRAM_EARLY_TESTS;
+   if (!assign_slots(c) || !reserve_outputs(c))
+      return false;
+   if (may_discard(c)) {
+      g->info.flags |= PPU_GFX_PROGRAM_MAY_DISCARD;
+      xl_gfx_reserve(c, XL_FS_COVERAGE, 1);
+      g->coverage = xl_gfx_read_reg(c, XL_FS_COVERAGE);
+   }
+   uint32_t dx = xl_gfx_read_reg(c, XL_FS_DX), dy = xl_gfx_read_reg(c, XL_FS_DY);
+   uint32_t cdx = 0, cdy = 0, w = 0, cw = 0;
+   for (uint32_t i = 0; i < g->var_count && !c->failed; i++) {
+      const struct xl_gfx_var *v = &g->vars[i];
+      if (v->is_output || v->builtin != UINT32_MAX)
+         continue;
+      struct xl_val value = xl_new_val(c, c->global_ptrs[v->id].type);
+      for (uint32_t k = 0; k < value.count && !c->failed; k++) {
+         uint32_t location, component, s = 0;
+         if (!xl_gfx_leaf_slot(c, v, k, &location, &component))
+            return false;
+         while (g->slot_location[s] != location)
+            s++;
+         uint32_t r;
+         if (g->slot_centroid[s]) {
+            if (!cdx)
+               centroid_position(c, &cdx, &cdy);
+            r = input_value(c, s, component, cdx, cdy, &cw);
+         } else {
+            r = input_value(c, s, component, dx, dy, &w);
+         }
+         xl_mov(c, xl_comp(c, value, k), r, 1);
+      }
+      if (!c->failed)
+         xl_gfx_var_store(c, v, value);
+   }
+   return !c->failed;
+}
+
+void xl_fragment_exit(struct xl_ctx *c)
+{
+   struct xl_gfx *g = c->gfx;
+   for (uint32_t i = 0; i < g->var_count && !c->failed; i++) {
+      const struct xl_gfx_var *v = &g->vars[i];
+      if (!v->is_output)
+         continue;
+      struct xl_val value = xl_gfx_var_value(c, v);
+      if (c->failed || !value.count)
+         return;
+      if (v->builtin == SPIRV_BUILT_IN_FragDepth) {
+         xl_gfx_write_reg(c, XL_FS_OUT_DEPTH, xl_comp(c, value, 0));
+         continue;
+      }
+      if (v->builtin == SPIRV_BUILT_IN_SampleMask) {
+         xl_gfx_write_reg(c, XL_FS_OUT_SAMPLE_MASK, xl_comp(c, value, 0));
+         continue;
+      }
+      for (uint32_t k = 0; k < value.count; k++) {
+         uint32_t location, component;
+         if (!xl_gfx_leaf_slot(c, v, k, &location, &component))
+            return;
+         xl_gfx_write_reg(c, 4 * (location + v->index) + component, xl_comp(c, value, k));
+      }
+   }
+   if (g->coverage)
+      xl_gfx_write_reg(c, XL_FS_COVERAGE, g->coverage);
+}
+
+void xl_gfx_terminate(struct xl_ctx *c)
+{
+   /* No covered samples: the ROP writes nothing of this lane. */
+   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, 0, 0, 0)->f.rd = XL_FS_COVERAGE;
+   ir_emit(c->ir, PPU_OP_EXIT);
+}
+
+static uint32_t helper_invocation(struct xl_ctx *c)
+{
+   if (c->gfx->coverage) { /* demoted lanes have no coverage left */
+      uint32_t m = xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, c->gfx->coverage, 0xf);
+      struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, m, 0);
+      i->f.subop = PPU_CMP_EQ;
+      i->f.pd = 0;
+      return xl_p0_to_bool(c);
+   }
+   return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_STATE), 4 | 1 << 8);
+}
+
+uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
+{
+   uint32_t state = XL_FS_STATE;
+   switch (builtin) {
+   case SPIRV_BUILT_IN_FragCoord: {
+      if (k == 2)
+         return xl_gfx_read_reg(c, XL_FS_DEPTH);
+      if (k == 3) /* 1 / w_clip: the inverse-w plane */
+         return eval_plane(c, 20, xl_gfx_read_reg(c, XL_FS_DX), xl_gfx_read_reg(c, XL_FS_DY));
+      uint32_t xy = xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_POSITION),
+                                  (k ? 16u : 0u) | 16u << 8);
+      uint32_t f = ir_new_vreg(c->ir, 1);
+      struct ir_insn *i = xl_op(c, PPU_OP_CVT, PPU_TYPE_F32, f, xy, 0);
+      i->f.type2 = PPU_TYPE_U32;
+      i->f.subop = PPU_ROUND_RN;
+      return xl_gfx_op_imm(c, PPU_OP_FADD, PPU_TYPE_F32, f, xl_gfx_f32(0.5f));
+   }
+   case SPIRV_BUILT_IN_FrontFacing:
+      return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 5 | 1 << 8);
+   case SPIRV_BUILT_IN_HelperInvocation:
+      return helper_invocation(c);
+   case SPIRV_BUILT_IN_SampleId:
+      return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 8 | 2 << 8);
+   case SPIRV_BUILT_IN_SampleMask:
+      return xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 0xf);
+   case SPIRV_BUILT_IN_PrimitiveId:
+      return xl_gfx_read_reg(c, XL_FS_PRIMITIVE_ID);
+   default:
+      xl_fail(c, "unsupported fragment input built-in %u", builtin);
+      return ir_new_vreg(c->ir, 1);
+   }
+}
+
+/* x of lane (lane & ~clear) | set: SHFL.IDX. */
+static uint32_t quad_lane(struct xl_ctx *c, uint32_t x, uint32_t clear, uint32_t set)
+{
+   uint32_t lane = ir_new_vreg(c->ir, 1);
+   xl_op_imm(c, PPU_OP_S2R, PPU_TYPE_U32, lane, 0, PPU_SR_LANEID)->f.b_imm = false;
+   lane = xl_gfx_op_imm(c, PPU_OP_OR, PPU_TYPE_U32,
+                        xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, lane, ~clear), set);
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op(c, PPU_OP_SHFL, PPU_TYPE_U32, d, x, lane)->f.subop = PPU_SHFL_IDX;
+   return d;
+}
+
+/* Derivatives over the quad (lane 4q + p is pixel p: +1 is +x, +2 is +y;
+ * docs/graphics-hw.md): fine takes the pixel's own row or column, coarse
+ * the quad's pixel 0 row and column (as TEX's implicit LOD does). The ISA
+ * has no quad-swizzle instruction, so two SHFL.IDX read the pair. */
+static uint32_t derivative(struct xl_ctx *c, uint32_t x, bool is_y, bool fine)
+{
+   uint32_t axis = is_y ? 2 : 1;
+   uint32_t clear = fine ? axis : 3;
+   uint32_t hi = quad_lane(c, x, clear, axis), lo = quad_lane(c, x, clear, 0);
+   return op2(c, PPU_OP_FSUB, PPU_TYPE_F32, hi, lo);
+}
+
+static void derivatives(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   uint32_t op = inst->opcode;
+   bool fine =
+       op != SPIRV_OP_DPdxCoarse && op != SPIRV_OP_DPdyCoarse && op != SPIRV_OP_FwidthCoarse;
+   bool width = op == SPIRV_OP_Fwidth || op == SPIRV_OP_FwidthFine || op == SPIRV_OP_FwidthCoarse;
+   bool is_y = op == SPIRV_OP_DPdy || op == SPIRV_OP_DPdyFine || op == SPIRV_OP_DPdyCoarse;
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t k = 0; k < d.count && k < a.count && !c->failed; k++) {
+      uint32_t x = xl_comp(c, a, k), r;
+      if (c->ir->vreg_size[x] != 1) {
+         xl_fail(c, "unsupported: derivatives of 64-bit values");
+         return;
+      }
+      if (width) {
+         uint32_t ax =
+             xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, derivative(c, x, false, fine), 0x7fffffffu);
+         uint32_t ay =
+             xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, derivative(c, x, true, fine), 0x7fffffffu);
+         r = op2(c, PPU_OP_FADD, PPU_TYPE_F32, ax, ay);
+      } else {
+         r = derivative(c, x, is_y, fine);
+      }
+      xl_mov(c, xl_comp(c, d, k), r, 1);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+bool xl_translate_fragment(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   switch (inst->opcode) {
+   case SPIRV_OP_DPdx:
+   case SPIRV_OP_DPdy:
+   case SPIRV_OP_Fwidth:
+   case SPIRV_OP_DPdxFine:
+   case SPIRV_OP_DPdyFine:
+   case SPIRV_OP_FwidthFine:
+   case SPIRV_OP_DPdxCoarse:
+   case SPIRV_OP_DPdyCoarse:
+   case SPIRV_OP_FwidthCoarse:
+      if (c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment)
+         return false;
+      derivatives(c, inst);
+      return true;
+   case SPIRV_OP_DemoteToHelperInvocation:
+      if (c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment || !c->gfx->coverage)
+         return false;
+      /* The lane keeps running (its values feed its quad's derivatives)
+       * but covers nothing. */
+      xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, c->gfx->coverage, c->gfx->coverage, ~0xfu);
+      return true;
+   case SPIRV_OP_IsHelperInvocationEXT: {
+      if (c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment)
+         return false;
+      struct xl_val d = xl_new_val(c, inst->result_type);
+      xl_mov(c, xl_comp(c, d, 0), helper_invocation(c), 1);
+      xl_set(c, inst->result_id, d);
+      return true;
+   }
+   default:
+      return false;
+   }
+}

@@ -1,0 +1,233 @@
+/* Graphics stages: interface variables, reserved registers, the stage
+ * dispatch of prologue, epilogue and built-ins (translate_graphics.h). */
+#include <string.h>
+
+#include "ppu/graphics.h"
+#include "translate_graphics.h"
+
+void xl_gfx_reset(struct xl_gfx *g, const struct spirv_entry_point *ep)
+{
+   g->ep = ep;
+   g->var_count = 0;
+   g->coverage = 0;
+   memset(&g->info, 0, sizeof(g->info));
+   memset(g->slot_written, 0, sizeof(g->slot_written));
+   g->clip_distance_count = 0;
+   g->writes_point_size = false;
+}
+
+/* Only the entry point's own interface counts: a module may hold the
+ * variables of several entry points. */
+static bool in_interface(struct xl_ctx *c, uint32_t id)
+{
+   const struct spirv_entry_point *ep = c->gfx->ep;
+   for (uint32_t i = 0; i < ep->interface_count; i++)
+      if (spirv_module_operand_word(c->m, ep->interface_first + i) == id)
+         return true;
+   return false;
+}
+
+bool xl_gfx_variable(struct xl_ctx *c, const struct spirv_variable *var, struct xl_ptr *p)
+{
+   struct xl_gfx *g = c->gfx;
+   (void)p;
+   if (!in_interface(c, var->id))
+      return true;
+   if (g->var_count == XL_GFX_MAX_VARS) {
+      xl_fail(c, "more than %u interface variables", XL_GFX_MAX_VARS);
+      return false;
+   }
+   struct xl_gfx_var *v = &g->vars[g->var_count++];
+   memset(v, 0, sizeof(*v));
+   v->id = var->id;
+   v->is_output = var->storage_class == SPIRV_STORAGE_CLASS_Output;
+   v->builtin = UINT32_MAX;
+   spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn, &v->builtin);
+   const struct spirv_type *t = spirv_type(c->m, p->type);
+   bool is_block = t && t->kind == SPIRV_TYPE_STRUCT;
+   if (v->builtin != UINT32_MAX || is_block)
+      return true; /* built-ins (a gl_PerVertex block's members are) */
+   if (!spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Location,
+                                 &v->location)) {
+      xl_fail(c, "interface variable %%%u has no Location", var->id);
+      return false;
+   }
+   spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Component,
+                            &v->component);
+   spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Index, &v->index);
+   v->interpolation =
+       spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Flat)
+           ? PPU_GFX_INTERP_FLAT
+       : spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_NoPerspective)
+           ? PPU_GFX_INTERP_NOPERSPECTIVE
+           : PPU_GFX_INTERP_PERSPECTIVE;
+   v->centroid = spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Centroid);
+   if (spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Sample)) {
+      xl_fail(c, "unsupported: per-sample interpolation (Sample)");
+      return false;
+   }
+   return true;
+}
+
+/* Components and locations of a user variable: a 32-bit scalar or
+ * vector, or an array of them. */
+static bool user_shape(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t *per_element,
+                       uint32_t *elements)
+{
+   const struct xl_ptr *p = &c->global_ptrs[v->id];
+   uint32_t type = p->type;
+   const struct spirv_type *t = spirv_type(c->m, type);
+   *elements = 1;
+   if (t && t->kind == SPIRV_TYPE_ARRAY) {
+      uint64_t n = 0;
+      spirv_array_length(c->m, type, &n);
+      *elements = (uint32_t)n;
+      type = t->u.array.element_type;
+      t = spirv_type(c->m, type);
+   }
+   struct xl_scalar s;
+   uint32_t n = t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_count : 1;
+   uint32_t scalar = t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_type : type;
+   if (!t || *elements == 0 || *elements > DRV_GFX_MAX_SLOTS || !xl_scalar_of(c, scalar, &s) ||
+       s.width != 32 || v->component + n > 4) {
+      xl_fail(c,
+              "unsupported interface variable type at location %u (32-bit scalars, "
+              "vectors and arrays of them)",
+              v->location);
+      return false;
+   }
+   *per_element = n;
+   return true;
+}
+
+uint32_t xl_gfx_locations(struct xl_ctx *c, const struct xl_gfx_var *v)
+{
+   uint32_t n, elements;
+   return user_shape(c, v, &n, &elements) ? elements : 0;
+}
+
+bool xl_gfx_leaf_slot(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t leaf,
+                      uint32_t *location, uint32_t *component)
+{
+   uint32_t n, elements;
+   if (!user_shape(c, v, &n, &elements))
+      return false;
+   *location = v->location + leaf / n;
+   *component = v->component + leaf % n;
+   return true;
+}
+
+struct xl_val xl_gfx_var_value(struct xl_ctx *c, const struct xl_gfx_var *v)
+{
+   return xl_load_ptr(c, &c->global_ptrs[v->id]);
+}
+
+void xl_gfx_var_store(struct xl_ctx *c, const struct xl_gfx_var *v, struct xl_val value)
+{
+   xl_store_ptr(c, &c->global_ptrs[v->id], value);
+}
+
+uint32_t xl_gfx_f32(float f)
+{
+   union {
+      float f;
+      uint32_t u;
+   } x = {f};
+   return x.u;
+}
+
+uint32_t xl_gfx_op_imm(struct xl_ctx *c, enum ppu_op op, enum ppu_type ty, uint32_t a, uint32_t imm)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op_imm(c, op, ty, d, a, imm);
+   return d;
+}
+
+uint32_t xl_gfx_read_reg(struct xl_ctx *c, unsigned reg)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, 0)->f.rb = (uint8_t)reg;
+   return d;
+}
+
+void xl_gfx_write_reg(struct xl_ctx *c, unsigned reg, uint32_t v)
+{
+   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, 0, 0, v)->f.rd = (uint8_t)reg;
+}
+
+void xl_gfx_reserve(struct xl_ctx *c, unsigned first, unsigned count)
+{
+   for (unsigned r = first; r < first + count && r < PPU_REG_COUNT_MAX; r++)
+      c->ir->reserved[r / 64] |= 1ull << (r % 64);
+}
+
+uint32_t xl_gfx_load_at(struct xl_ctx *c, unsigned pair, uint32_t offset)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   struct ir_insn *i = xl_op(c, PPU_OP_LD, PPU_TYPE_U32, d, 0, 0);
+   i->f.ra = (uint8_t)pair;
+   i->f.imm = offset;
+   i->f.mode = PPU_SPACE_GLOBAL;
+   return d;
+}
+
+void xl_gfx_store_at(struct xl_ctx *c, unsigned pair, uint32_t offset, uint32_t v)
+{
+   struct ir_insn *i = xl_op(c, PPU_OP_ST, PPU_TYPE_U32, 0, 0, v);
+   i->f.ra = (uint8_t)pair;
+   i->f.imm = offset;
+   i->f.mode = PPU_SPACE_GLOBAL;
+}
+
+bool xl_gfx_begin(struct xl_ctx *c)
+{
+   return c->gfx->model == SPIRV_EXECUTION_MODEL_Vertex ? xl_vertex_begin(c) : xl_fragment_begin(c);
+}
+
+void xl_gfx_exit(struct xl_ctx *c)
+{
+   if (c->gfx->model == SPIRV_EXECUTION_MODEL_Vertex)
+      xl_vertex_exit(c);
+   else
+      xl_fragment_exit(c);
+}
+
+uint32_t xl_gfx_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
+{
+   return c->gfx->model == SPIRV_EXECUTION_MODEL_Vertex ? xl_vertex_builtin(c, builtin, k)
+                                                        : xl_fragment_builtin(c, builtin, k);
+}
+
+/* Stores, atomics and image writes (SIDE_EFFECTS: the engine may not cull
+ * live quads by hi-Z nor drop them early). The vertex epilogue's stores
+ * are to the record, but only fragment programs report the flag. */
+static bool has_side_effects(const struct ir_program *ir)
+{
+   for (uint32_t i = 0; i < ir->insn_count; i++) {
+      const struct ir_insn *in = &ir->insns[i];
+      if (in->is_label)
+         continue;
+      if ((in->f.op == PPU_OP_ST && in->f.mode == PPU_SPACE_GLOBAL) || in->f.op == PPU_OP_ATOM ||
+          in->f.op == PPU_OP_SUST || in->f.op == PPU_OP_SUATOM)
+         return true;
+   }
+   return false;
+}
+
+bool xl_gfx_end(struct xl_ctx *c)
+{
+   struct xl_gfx *g = c->gfx;
+   if (g->model == SPIRV_EXECUTION_MODEL_Fragment) {
+      if (has_side_effects(c->ir))
+         g->info.flags |= PPU_GFX_PROGRAM_SIDE_EFFECTS;
+      return !c->failed;
+   }
+   for (uint32_t s = 0; s < g->slot_count; s++) {
+      if (!g->slot_written[s]) {
+         xl_fail(c, "the fragment shader reads location %u, which the vertex shader does not write",
+                 g->slot_location[s]);
+         return false;
+      }
+   }
+   return !c->failed;
+}
