@@ -66,6 +66,21 @@ static inline void drv_emit_wait_for_idle(struct drv_pushbuf *pb)
    drv_pushbuf_commit(pb, p + 1);
 }
 
+/* Every hardware counter written at va (ppu/counter_snapshot.h) once the
+ * channel's earlier work is done: ADDR_LO, ADDR_HI and COUNTER_SNAPSHOT are
+ * consecutive, so one incrementing method of 3 words does it. */
+static inline void drv_emit_counter_snapshot(struct drv_pushbuf *pb, uint64_t va)
+{
+   uint32_t *p = drv_pushbuf_reserve(pb, 4);
+   if (!p)
+      return;
+   p[0] = PPU_MTHD_HDR(PPU_MTHD_INCR, PPU_SUBCH_HOST, PPU_HOST_COUNTER_SNAPSHOT_ADDR_LO, 3);
+   p[1] = drv_lo32(va);
+   p[2] = drv_hi32(va);
+   p[3] = 0;
+   drv_pushbuf_commit(pb, p + 4);
+}
+
 /* Copy engine: SRC, DST and LENGTH (six consecutive words) then LAUNCH. */
 static inline void drv_emit_copy(struct drv_pushbuf *pb, uint64_t dst, uint64_t src, uint64_t bytes)
 {

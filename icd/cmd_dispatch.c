@@ -15,6 +15,7 @@
 #include "vkppu_cmd_buffer.h"
 #include "vkppu_memory.h"
 #include "vkppu_pipeline.h"
+#include "vkppu_ray_cost.h"
 
 uint64_t vkppu_prepare_grid(struct vkppu_command_buffer *cmd, const struct vkppu_bind_state *state,
                             const uint32_t base[3], const uint32_t count[3], uint32_t cbank_size,
@@ -50,6 +51,10 @@ uint64_t vkppu_prepare_grid(struct vkppu_command_buffer *cmd, const struct vkppu
        .grid_base = {base[0], base[1], base[2]},
    };
    qmd.cbank[0] = (struct ppu_qmd_cbank){.va = cbank_va, .size = cbank_size};
+   /* A zero count is an indirect launch: its size comes at execution. */
+   const uint64_t threads[2] = {(uint64_t)(base[0] + count[0]) * qmd.workgroup_size[0],
+                                (uint64_t)(base[1] + count[1]) * qmd.workgroup_size[1]};
+   vkppu_ray_cost_fill_qmd(cmd->base.device, &qmd, count[0] ? threads : NULL);
    memcpy(map, &qmd, sizeof(qmd));
 
    uint32_t *p = drv_pushbuf_reserve(&cmd->pb, 3);

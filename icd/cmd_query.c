@@ -1,10 +1,14 @@
 /* Query commands (vkppu_query_pool.h): writing a timestamp, occlusion
- * begin/end, resetting records, and copying results into a buffer.
+ * and performance begin/end, resetting records, and copying results into a
+ * buffer.
  *
  * A timestamp is two semaphore operations on the query's record: TIMESTAMP
  * writes the GPU timer into `value` once earlier work is done, then RELEASE
  * writes 1 into `available` (with AWAKEN, so a host thread blocked in
- * vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT wakes up). */
+ * vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT wakes up).
+ *
+ * A performance query is two COUNTER_SNAPSHOTs, at begin and at end, then
+ * the same availability release. */
 #include <stddef.h>
 
 #include "method_encoder.h"
@@ -41,12 +45,13 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdWriteTimestamp2(VkCommandBuffer commandBuffe
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
                                                uint32_t query, VkQueryControlFlags flags)
 {
-   /* Occlusion queries (the only kind that begins and ends) count samples
-    * between begin and end; everything is decided at end. */
-   (void)commandBuffer;
-   (void)queryPool;
-   (void)query;
+   /* Occlusion queries count samples between begin and end; everything is
+    * decided at end. */
    (void)flags;
+   const struct vkppu_query_pool *pool = vkppu_query_pool_from_handle(queryPool);
+   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR)
+      drv_emit_counter_snapshot(vkppu_cmd_pb(commandBuffer),
+                                vkppu_query_record_va(pool, query) + VKPPU_PERF_QUERY_BEGIN_OFFSET);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
@@ -55,6 +60,11 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndQuery(VkCommandBuffer commandBuffer, VkQu
    const struct vkppu_query_pool *pool = vkppu_query_pool_from_handle(queryPool);
    struct drv_pushbuf *pb = vkppu_cmd_pb(commandBuffer);
    uint64_t record = vkppu_query_record_va(pool, query);
+   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
+      drv_emit_counter_snapshot(pb, record + VKPPU_PERF_QUERY_END_OFFSET);
+      drv_emit_sem_release(pb, record + VKPPU_PERF_QUERY_AVAILABLE_OFFSET, 1, true);
+      return;
+   }
    /* The device has no draw commands yet, so no sample can pass between
     * begin and end: the count is 0. When the graphics engine lands, this
     * release must take the ZROP's sample counter instead. */
@@ -70,7 +80,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdResetQueryPool(VkCommandBuffer commandBuffer
    if (queryCount == 0)
       return;
    drv_emit_fill(vkppu_cmd_pb(commandBuffer), vkppu_query_record_va(pool, firstQuery),
-                 (uint64_t)queryCount * sizeof(struct ppu_query_record), 0);
+                 (uint64_t)queryCount * pool->query_bytes, 0);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdCopyQueryPoolResults(
@@ -81,6 +91,12 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdCopyQueryPoolResults(
    struct drv_pushbuf *pb = vkppu_cmd_pb(commandBuffer);
    if (queryCount == 0)
       return;
+   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
+      vkppu_cmd_copy_performance_results(vkppu_command_buffer_from_handle(commandBuffer), pool,
+                                         firstQuery, queryCount,
+                                         vkppu_buffer_address(dstBuffer, dstOffset), stride, flags);
+      return;
+   }
    if (flags & VK_QUERY_RESULT_WAIT_BIT) {
       /* "wait for each query's status to be available before retrieving
        * the numerical results" (VkQueryResultFlagBits). */

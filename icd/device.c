@@ -10,6 +10,7 @@
 #include "drv_device.h"
 #include "vkppu_device.h"
 #include "vkppu_queue.h"
+#include "vkppu_ray_cost.h"
 
 /* The physical device behind a handle, checked through its base's type. */
 static struct vkppu_physical_device *physical_device_from_handle(VkPhysicalDevice handle)
@@ -112,6 +113,7 @@ static void destroy_device(struct vkppu_device *dev)
          vkppu_queue_destroy(dev, dev->queues[f][i]);
       dev->queue_count[f] = 0;
    }
+   vkppu_ray_cost_finish(dev);
    drv_device_destroy(dev->drv);
    pthread_mutex_destroy(&vkppu_device_impl(dev)->heaps.lock);
    vkppu_object_finish(&dev->base);

@@ -109,6 +109,8 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR),
     FEATURE(VkPhysicalDeviceImage2DViewOf3DFeaturesEXT, sampler2DViewOf3D,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT),
+    FEATURE(VkPhysicalDevicePerformanceQueryFeaturesKHR, performanceCounterMultipleQueryPools,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR),
 };
 #undef FEATURE
 

@@ -103,7 +103,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(ACCELERATION_STRUCTURE_FEATURES_KHR, VkPhysicalDeviceAccelerationStructureFeaturesKHR)        \
    X(RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR)                                  \
    X(RAY_TRACING_PIPELINE_FEATURES_KHR, VkPhysicalDeviceRayTracingPipelineFeaturesKHR)             \
-   X(IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT)
+   X(IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT)                 \
+   X(PERFORMANCE_QUERY_FEATURES_KHR, VkPhysicalDevicePerformanceQueryFeaturesKHR)
 
 /* Size of the feature struct with this sType, 0 if it is not one we know. */
 static size_t feature_struct_size(VkStructureType type)
@@ -253,6 +254,15 @@ static void set_supported_features(VkBaseOutStructure *s)
       VkPhysicalDeviceImage2DViewOf3DFeaturesEXT *f = (void *)s;
       f->image2DViewOf3D = VK_TRUE;
       f->sampler2DViewOf3D = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR: {
+      /* Each pool's queries are snapshots in its own memory, so any number
+       * of pools may be used in one command buffer and its secondaries
+       * (api.performance_query). */
+      VkPhysicalDevicePerformanceQueryFeaturesKHR *f = (void *)s;
+      f->performanceCounterQueryPools = VK_TRUE;
+      f->performanceCounterMultipleQueryPools = VK_TRUE;
       break;
    }
    default:

@@ -449,6 +449,11 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR:
       vkppu_ray_tracing_pipeline_properties((VkPhysicalDeviceRayTracingPipelinePropertiesKHR *)s);
       break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_PROPERTIES_KHR:
+      /* vkCmdCopyQueryPoolResults subtracts the snapshots in a
+       * host-assisted job at its place in the queue (cmd_query_performance.c). */
+      ((VkPhysicalDevicePerformanceQueryPropertiesKHR *)s)->allowCommandBufferQueryCopies = VK_TRUE;
+      break;
 
    default:
       break;

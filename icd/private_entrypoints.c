@@ -11,6 +11,9 @@ struct vkppu_private_entrypoint {
 
 static const struct vkppu_private_entrypoint vkppu_private_entrypoints[] = {
     {"vkCmdPushRawMethodsVKPPU", (PFN_vkVoidFunction)vkppu_CmdPushRawMethodsVKPPU},
+    {"vkGetCountersVKPPU", (PFN_vkVoidFunction)vkppu_GetCountersVKPPU},
+    {"vkSetRayCostRecordingVKPPU", (PFN_vkVoidFunction)vkppu_SetRayCostRecordingVKPPU},
+    {"vkReadRayCostVKPPU", (PFN_vkVoidFunction)vkppu_ReadRayCostVKPPU},
 };
 
 PFN_vkVoidFunction vkppu_lookup_private_device(const char *name)

@@ -1,7 +1,8 @@
 /* VkQueryPool: timestamp and occlusion queries. Each query is a
  * struct ppu_query_record (value, availability) in driver-internal GPU
  * memory; the GPU writes it (cmd_query.c) and the host reads it through the
- * BAR here. Zero-filled records are the "reset" state. */
+ * BAR here. Zero-filled records are the "reset" state. Performance pools
+ * keep counter snapshots instead (query_pool_performance.c). */
 #include <stdio.h>
 
 #include "drv_device.h"
@@ -20,10 +21,12 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateQueryPool(VkDevice device,
     * (cmd_acceleration_structure.c) into the same records. */
    if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP &&
        pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION &&
+       pCreateInfo->queryType != VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR &&
        !vkppu_as_query_type_supported(pCreateInfo->queryType)) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
                    "vkCreateQueryPool: query type %d is not supported by this driver yet; only "
-                   "timestamp and occlusion pools exist (pipeline statistics need the "
+                   "timestamp, occlusion, performance and acceleration-structure pools exist "
+                   "(pipeline statistics need the "
                    "pipelineStatisticsQuery feature, which is not reported)",
                    (int)pCreateInfo->queryType);
       return VK_ERROR_FEATURE_NOT_PRESENT;
@@ -35,10 +38,20 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateQueryPool(VkDevice device,
    vkppu_object_init(&pool->base, VK_OBJECT_TYPE_QUERY_POOL, dev);
    pool->type = pCreateInfo->queryType;
    pool->count = pCreateInfo->queryCount;
-   uint64_t bytes = (uint64_t)(pool->count ? pool->count : 1) * sizeof(struct ppu_query_record);
+   pool->query_bytes = sizeof(struct ppu_query_record);
+   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
+      VkResult vr = vkppu_performance_pool_init(dev, pool, pCreateInfo, pAllocator);
+      if (vr != VK_SUCCESS) {
+         vkppu_object_finish(&pool->base);
+         vkppu_device_free(dev, pAllocator, pool);
+         return vr;
+      }
+   }
+   uint64_t bytes = (uint64_t)(pool->count ? pool->count : 1) * pool->query_bytes;
    enum drv_result r =
        drv_bo_create(dev->drv, bytes, DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &pool->bo);
    if (r != DRV_SUCCESS) {
+      vkppu_performance_pool_finish(dev, pool, pAllocator);
       vkppu_object_finish(&pool->base);
       vkppu_device_free(dev, pAllocator, pool);
       return vkppu_result_from_drv(r);
@@ -56,6 +69,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_DestroyQueryPool(VkDevice device, VkQueryPool q
    if (!pool)
       return;
    drv_bo_destroy(dev->drv, pool->bo);
+   vkppu_performance_pool_finish(dev, pool, pAllocator);
    vkppu_object_finish(&pool->base);
    vkppu_device_free(dev, pAllocator, pool);
 }
@@ -109,6 +123,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetQueryPoolResults(VkDevice device, VkQuer
                    firstQuery + queryCount, pool->count);
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    }
+   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR)
+      return vkppu_performance_pool_results(dev, pool, firstQuery, queryCount, dataSize, pData,
+                                            stride, flags);
    const struct ppu_query_record *records = pool->records + firstQuery;
    if (flags & VK_QUERY_RESULT_WAIT_BIT) {
       struct availability_wait w = {records, queryCount};
@@ -146,6 +163,10 @@ VKAPI_ATTR void VKAPI_CALL vkppu_ResetQueryPool(VkDevice device, VkQueryPool que
    VKPPU_FROM_HANDLE(vkppu_query_pool, pool, queryPool);
    if (firstQuery > pool->count || queryCount > pool->count - firstQuery)
       return;
+   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
+      vkppu_performance_pool_reset(pool, firstQuery, queryCount);
+      return;
+   }
    for (uint32_t i = 0; i < queryCount; i++) {
       struct ppu_query_record *rec = &pool->records[firstQuery + i];
       __atomic_store_n(&rec->available, 0, __ATOMIC_RELAXED);

@@ -69,7 +69,8 @@ struct vkppu_device {
        host_query_reset; /* enabled features beyond 1.0 */
    struct vkppu_queue *queues[VKPPU_QUEUE_FAMILY_COUNT][VKPPU_QUEUES_PER_FAMILY];
    uint32_t queue_count[VKPPU_QUEUE_FAMILY_COUNT];
-   struct drv_device *drv; /* the user-mode driver's device: hw, VA space... */
+   struct drv_device *drv;          /* the user-mode driver's device: hw, VA space... */
+   struct vkppu_ray_cost *ray_cost; /* profiling (vkppu_ray_cost.h); NULL = off */
 };
 
 /* Used by vkGetDeviceProcAddr: the version commands are gated by is

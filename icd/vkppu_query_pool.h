@@ -1,9 +1,13 @@
-/* Query pools: an array of struct ppu_query_record (value, availability) in
- * driver-internal GPU memory. Timestamp and occlusion queries exist so far. */
+/* Query pools. Timestamp, occlusion and acceleration-structure property
+ * queries are an array of struct ppu_query_record (value, availability) in
+ * driver-internal GPU memory. Performance queries (VK_KHR_performance_query,
+ * query_pool_performance.c) hold two counter snapshots and an availability
+ * word per query. */
 #ifndef VKPPU_QUERY_POOL_H
 #define VKPPU_QUERY_POOL_H
 
 #include "gpu_memory.h"
+#include "ppu/counter_snapshot.h"
 #include "ppu/methods.h"
 #include "vkppu_device.h"
 
@@ -11,15 +15,50 @@ struct vkppu_query_pool {
    struct vkppu_object base;
    VkQueryType type;
    uint32_t count;
+   uint64_t query_bytes; /* bytes of one query in bo */
    struct drv_bo *bo;
-   struct ppu_query_record *records; /* host view through the BAR */
+   struct ppu_query_record *records; /* host view through the BAR (not performance pools) */
+   /* Performance pools: the counters (enum ppu_counter) each result holds. */
+   uint32_t counter_count;
+   uint32_t *counter_indices;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_query_pool, VkQueryPool)
 
-/* GPU address of a query's record; its `available` word is 8 bytes on. */
+/* One performance query in pool memory: the snapshots vkCmdBeginQuery and
+ * vkCmdEndQuery have the chip write, then availability (released after the
+ * end snapshot). */
+#define VKPPU_PERF_QUERY_BEGIN_OFFSET 0u
+#define VKPPU_PERF_QUERY_END_OFFSET PPU_COUNTER_SNAPSHOT_BYTES
+#define VKPPU_PERF_QUERY_AVAILABLE_OFFSET (2u * PPU_COUNTER_SNAPSHOT_BYTES)
+#define VKPPU_PERF_QUERY_BYTES (VKPPU_PERF_QUERY_AVAILABLE_OFFSET + 8u)
+
+/* GPU address of a query: its struct ppu_query_record, or for performance
+ * pools the layout above. */
 static inline uint64_t vkppu_query_record_va(const struct vkppu_query_pool *pool, uint32_t query)
 {
-   return pool->bo->va + (uint64_t)query * sizeof(struct ppu_query_record);
+   return pool->bo->va + (uint64_t)query * pool->query_bytes;
 }
+
+/* Performance pools (query_pool_performance.c). */
+VkResult vkppu_performance_pool_init(struct vkppu_device *dev, struct vkppu_query_pool *pool,
+                                     const VkQueryPoolCreateInfo *info,
+                                     const VkAllocationCallbacks *alloc);
+void vkppu_performance_pool_finish(struct vkppu_device *dev, struct vkppu_query_pool *pool,
+                                   const VkAllocationCallbacks *alloc);
+VkResult vkppu_performance_pool_results(struct vkppu_device *dev,
+                                        const struct vkppu_query_pool *pool, uint32_t first,
+                                        uint32_t count, size_t data_size, void *data,
+                                        VkDeviceSize stride, VkQueryResultFlags flags);
+void vkppu_performance_pool_reset(struct vkppu_query_pool *pool, uint32_t first, uint32_t count);
+/* The results of one query (its bytes as laid out above) for the `count`
+ * counters (enum ppu_counter), as VkPerformanceCounterResultKHR at out. */
+void vkppu_performance_query_values(const uint8_t *query, const uint32_t *counters, uint32_t count,
+                                    uint8_t *out);
+/* vkCmdCopyQueryPoolResults of a performance pool (cmd_query_performance.c). */
+struct vkppu_command_buffer;
+void vkppu_cmd_copy_performance_results(struct vkppu_command_buffer *cmd,
+                                        const struct vkppu_query_pool *pool, uint32_t first,
+                                        uint32_t count, uint64_t dst_va, uint64_t stride,
+                                        VkQueryResultFlags flags);
 
 #endif

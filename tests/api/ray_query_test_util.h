@@ -3,6 +3,8 @@
 #ifndef RAY_QUERY_TEST_UTIL_H
 #define RAY_QUERY_TEST_UTIL_H
 
+#include <string.h>
+
 #include "vk_test_context.h"
 
 /* std430 layout of the Ray the trace shaders read
@@ -43,22 +45,47 @@ static inline bool rqu_context_create(struct vkt_context *ctx)
    return true;
 }
 
-/* A device with VK_KHR_acceleration_structure and VK_KHR_ray_query and what
- * a Vulkan 1.1 device needs besides the two (their "Extension and Version
- * Dependencies"; a 1.2+ device offers the same names), with the features
- * of feature_chain. On failure fails the case, destroys ctx and returns
- * false. */
+/* VK_KHR_acceleration_structure, VK_KHR_ray_query and what a Vulkan 1.1
+ * device needs besides the two (their "Extension and Version
+ * Dependencies"; a 1.2+ device offers the same names), for an array
+ * initializer. */
+#define RQU_DEVICE_EXTENSIONS                                                                      \
+   VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME,                  \
+       VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,                                             \
+       VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME,     \
+       VK_KHR_MAINTENANCE_3_EXTENSION_NAME, VK_KHR_SPIRV_1_4_EXTENSION_NAME,                       \
+       VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME
+
+/* What a ray-query test needs enabled at the least: acceleration
+ * structures, ray queries and buffer device addresses. */
+struct rqu_features {
+   VkPhysicalDeviceAccelerationStructureFeaturesKHR as;
+   VkPhysicalDeviceRayQueryFeaturesKHR rq;
+   VkPhysicalDeviceBufferDeviceAddressFeatures address;
+};
+
+/* Fills f and returns the head of its chain (&f->as), for
+ * rqu_device_create's feature_chain. */
+static inline void *rqu_features_minimal(struct rqu_features *f)
+{
+   memset(f, 0, sizeof(*f));
+   f->address.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES;
+   f->address.bufferDeviceAddress = VK_TRUE;
+   f->rq.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR;
+   f->rq.pNext = &f->address;
+   f->rq.rayQuery = VK_TRUE;
+   f->as.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR;
+   f->as.pNext = &f->rq;
+   f->as.accelerationStructure = VK_TRUE;
+   return &f->as;
+}
+
+/* A device with RQU_DEVICE_EXTENSIONS and the features of feature_chain.
+ * On failure fails the case, destroys ctx and returns false. */
 static inline bool rqu_device_create(struct vkt_context *ctx, void *feature_chain,
                                      struct vkt_device *dev)
 {
-   static const char *const exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
-                                      VK_KHR_RAY_QUERY_EXTENSION_NAME,
-                                      VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
-                                      VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME,
-                                      VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME,
-                                      VK_KHR_MAINTENANCE_3_EXTENSION_NAME,
-                                      VK_KHR_SPIRV_1_4_EXTENSION_NAME,
-                                      VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME};
+   static const char *const exts[] = {RQU_DEVICE_EXTENSIONS};
    struct vkt_device_desc desc = {.extensions = exts,
                                   .extension_count = sizeof(exts) / sizeof(exts[0]),
                                   .feature_chain = feature_chain};

@@ -41,18 +41,8 @@ static bool rig_create(struct rig *r)
    if (r->scratch_align == 0)
       r->scratch_align = 1;
    /* Only what this test uses. */
-   VkPhysicalDeviceBufferDeviceAddressFeatures address = {
-       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES,
-       .bufferDeviceAddress = VK_TRUE};
-   VkPhysicalDeviceRayQueryFeaturesKHR rq = {
-       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR,
-       .pNext = &address,
-       .rayQuery = VK_TRUE};
-   VkPhysicalDeviceAccelerationStructureFeaturesKHR as = {
-       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR,
-       .pNext = &rq,
-       .accelerationStructure = VK_TRUE};
-   return rqu_device_create(&r->ctx, &as, &r->dev);
+   struct rqu_features features;
+   return rqu_device_create(&r->ctx, rqu_features_minimal(&features), &r->dev);
 }
 
 static VkDeviceAddress address_of(struct rig *r, VkBuffer buffer)

@@ -1,0 +1,144 @@
+/* Performance query pools (VK_KHR_performance_query): each query is two
+ * counter snapshots the chip writes in channel order (vkCmdBeginQuery and
+ * vkCmdEndQuery, cmd_query.c) and an availability word released after the
+ * second; a result is end - begin of each counter the pool was created
+ * with (vkppu_query_pool.h has the layout). */
+#include <string.h>
+
+#include "drv_device.h"
+#include "vkppu_image.h"
+#include "vkppu_query_pool.h"
+#include "wait.h"
+
+VkResult vkppu_performance_pool_init(struct vkppu_device *dev, struct vkppu_query_pool *pool,
+                                     const VkQueryPoolCreateInfo *info,
+                                     const VkAllocationCallbacks *alloc)
+{
+   const VkQueryPoolPerformanceCreateInfoKHR *perf =
+       vkppu_find_in_chain(info->pNext, VK_STRUCTURE_TYPE_QUERY_POOL_PERFORMANCE_CREATE_INFO_KHR);
+   if (!perf || perf->counterIndexCount == 0) {
+      /* VUID-VkQueryPoolCreateInfo-queryType-03222 requires the struct. */
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateQueryPool: a performance pool needs a "
+                   "VkQueryPoolPerformanceCreateInfoKHR with at least one counter");
+      return VK_ERROR_FEATURE_NOT_PRESENT;
+   }
+   for (uint32_t i = 0; i < perf->counterIndexCount; i++) {
+      if (perf->pCounterIndices[i] >= PPU_COUNTER_COUNT) {
+         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "vkCreateQueryPool: counter index %u is not below the %u counters "
+                      "vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR reports",
+                      perf->pCounterIndices[i], (unsigned)PPU_COUNTER_COUNT);
+         return VK_ERROR_FEATURE_NOT_PRESENT;
+      }
+   }
+   pool->counter_indices = vkppu_device_zalloc(
+       dev, alloc, perf->counterIndexCount * sizeof(uint32_t), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!pool->counter_indices)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   memcpy(pool->counter_indices, perf->pCounterIndices, perf->counterIndexCount * sizeof(uint32_t));
+   pool->counter_count = perf->counterIndexCount;
+   pool->query_bytes = VKPPU_PERF_QUERY_BYTES;
+   return VK_SUCCESS;
+}
+
+void vkppu_performance_pool_finish(struct vkppu_device *dev, struct vkppu_query_pool *pool,
+                                   const VkAllocationCallbacks *alloc)
+{
+   if (pool->counter_indices)
+      vkppu_device_free(dev, alloc, pool->counter_indices);
+   pool->counter_indices = NULL;
+}
+
+static const uint8_t *query_host(const struct vkppu_query_pool *pool, uint32_t query)
+{
+   return pool->bo->map + (uint64_t)query * pool->query_bytes;
+}
+
+static uint64_t *available_word(const struct vkppu_query_pool *pool, uint32_t query)
+{
+   return (uint64_t *)(void *)(query_host(pool, query) + VKPPU_PERF_QUERY_AVAILABLE_OFFSET);
+}
+
+static bool query_available(const struct vkppu_query_pool *pool, uint32_t query)
+{
+   return __atomic_load_n(available_word(pool, query), __ATOMIC_ACQUIRE) != 0;
+}
+
+struct perf_wait {
+   const struct vkppu_query_pool *pool;
+   uint32_t first, count;
+};
+
+static bool all_available(void *ctx)
+{
+   const struct perf_wait *w = ctx;
+   for (uint32_t i = 0; i < w->count; i++) {
+      if (!query_available(w->pool, w->first + i))
+         return false;
+   }
+   return true;
+}
+
+/* Counter `id` of the snapshot at `snapshot`: 0 when the chip that wrote
+ * it had fewer counters (ppu/counter_snapshot.h). */
+static uint64_t snapshot_value(const uint8_t *snapshot, uint32_t id)
+{
+   struct ppu_counter_snapshot_header h;
+   memcpy(&h, snapshot, sizeof(h));
+   if (id >= h.count)
+      return 0;
+   uint64_t v;
+   memcpy(&v, snapshot + sizeof(h) + 8u * id, sizeof(v));
+   return v;
+}
+
+void vkppu_performance_query_values(const uint8_t *query, const uint32_t *counters, uint32_t count,
+                                    uint8_t *out)
+{
+   for (uint32_t c = 0; c < count; c++) {
+      VkPerformanceCounterResultKHR r = {
+          .uint64 = snapshot_value(query + VKPPU_PERF_QUERY_END_OFFSET, counters[c]) -
+                    snapshot_value(query + VKPPU_PERF_QUERY_BEGIN_OFFSET, counters[c]),
+      };
+      memcpy(out + c * sizeof(r), &r, sizeof(r));
+   }
+}
+
+VkResult vkppu_performance_pool_results(struct vkppu_device *dev,
+                                        const struct vkppu_query_pool *pool, uint32_t first,
+                                        uint32_t count, size_t data_size, void *data,
+                                        VkDeviceSize stride, VkQueryResultFlags flags)
+{
+   if (flags & VK_QUERY_RESULT_WAIT_BIT) {
+      struct perf_wait w = {pool, first, count};
+      VkResult r =
+          vkppu_device_result(dev, drv_wait(dev->drv, all_available, &w, DRV_DEADLINE_NEVER));
+      if (r != VK_SUCCESS)
+         return r;
+   }
+   /* Partial results and availability words are not allowed for these
+    * pools (VUID-vkGetQueryPoolResults-queryType-03230): an unavailable
+    * query writes nothing. */
+   size_t per_query = pool->counter_count * sizeof(VkPerformanceCounterResultKHR);
+   VkResult result = VK_SUCCESS;
+   for (uint32_t i = 0; i < count; i++) {
+      uint64_t offset = (uint64_t)i * stride;
+      if (offset > data_size || per_query > data_size - offset)
+         break; /* the spec requires the array to be big enough; never write past it */
+      if (!query_available(pool, first + i)) {
+         result = VK_NOT_READY;
+         continue;
+      }
+      vkppu_performance_query_values(query_host(pool, first + i), pool->counter_indices,
+                                     pool->counter_count, (uint8_t *)data + offset);
+   }
+   return result;
+}
+
+void vkppu_performance_pool_reset(struct vkppu_query_pool *pool, uint32_t first, uint32_t count)
+{
+   for (uint32_t i = 0; i < count; i++)
+      __atomic_store_n(available_word(pool, first + i), 0, __ATOMIC_RELAXED);
+   __atomic_thread_fence(__ATOMIC_RELEASE);
+}
