@@ -196,6 +196,9 @@ TEST_CASE(ttu_instruction_books_ray_chains_merged_misses_and_ray_slots)
    CHECK_EQ_U64(ppu_sm_timing_ttu(&sm, 100, 0x3), 584);
    CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_TTU_MERGED_REQUESTS], 1);
    CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_L1_MISSES], 1);
+   /* The merged request never reached the L1: one TTU read, one lookup. */
+   CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_L1_TTU_READS], 1);
+   CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_L1_HITS], 0);
    CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_TTU_RAY_LATENCY_LT_1024], 2);
    CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_TTU_DATAPATH_BUSY_CYCLES], 16);
    ppu_sm_timing_destroy(&sm);
@@ -215,6 +218,7 @@ TEST_CASE(ttu_instruction_books_ray_chains_merged_misses_and_ray_slots)
    sm.timing->ttu_lane[0].spills = 20;
    CHECK_EQ_U64(ppu_sm_timing_ttu(&sm, 100, 0x1), 106 + 190 + 190 + 1 + 8);
    CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_L1_MISSES], 2);
+   CHECK_EQ_U64(sm.counters.value[PPU_COUNTER_L1_TTU_READS], 2); /* the two refills */
    ppu_sm_timing_destroy(&sm);
    ppu_l2_finish(&l2);
 

@@ -138,9 +138,15 @@ if timing:
     slots = t["sm.issue_cycles"] + sum(v for k, v in t.items() if k.startswith("sm.stall_"))
     check(slots == t["sm.cycles"] * schedulers,
           f"issue + stall slots = sm.cycles x {schedulers} schedulers")
+    # The L1 counts its lookups; its three clients count their requests.
     l1 = t["l1.hits"] + t["l1.misses"]
-    check(l1 >= t["ttu.l0_misses"] - t["ttu.merged_requests"],
-          "L1 lookups (hits + misses) >= the TTU's unmerged L0 misses")
+    requests = t["l1.lsu_reads"] + t["l1.ttu_reads"] + t["l1.tex_reads"]
+    check(l1 == requests, f"L1 hits + misses ({l1}) = requests of LSU, TTU and texture "
+          f"unit ({requests})")
+    check(t["l1.ttu_reads"] >= t["ttu.l0_misses"] - t["ttu.merged_requests"],
+          "the TTU's L1 reads >= its unmerged L0 misses")
+    check(t["l1.lsu_reads"] > 0 and t["l1.ttu_reads"] > 0,
+          "both the LSU and the TTU read through the L1")
     check(t["l2.hits"] + t["l2.misses"] >= t["l1.misses"], "L2 lookups >= L1 misses")
 else:
     check(t["timing.chip_cycles"] == 0, "functional mode counts no cycles")

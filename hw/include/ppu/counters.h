@@ -128,6 +128,12 @@ struct ppu_gpu;
      "extra shared-memory cycles because lanes of one instruction used one bank")                  \
    X(L1_HITS, "l1.hits", "lines", "L1 lookups that hit (LSU, TTU L0 fills, texture fills)")        \
    X(L1_MISSES, "l1.misses", "lines", "L1 lookups that missed and went to the L2")                 \
+   X(L1_LSU_READS, "l1.lsu_reads", "lines",                                                        \
+     "L1 read requests from the LSU (global and local loads)")                                     \
+   X(L1_TTU_READS, "l1.ttu_reads", "lines",                                                        \
+     "L1 read requests from the TTU (unmerged L0 misses and stack refills)")                       \
+   X(L1_TEX_READS, "l1.tex_reads", "lines",                                                        \
+     "L1 read requests from the texture unit (cache misses)")                                      \
    X(L1_MSHR_STALLS, "l1.mshr_stalls", "misses",                                                   \
      "L1 misses that waited because every MSHR was in use")                                        \
    X(L2_HITS, "l2.hits", "lines", "L2 lookups that hit")                                           \

@@ -336,12 +336,14 @@ static uint64_t lsu_timing(struct ppu_sm *sm, const struct ppu_exec *x, uint64_t
    for (uint32_t i = 0; i < nlines; i++) {
       uint64_t at = now + i; /* one line per cycle leaves the LSU */
       uint64_t ready;
-      if (f->op == PPU_OP_LD)
+      if (f->op == PPU_OP_LD) {
+         ppu_counter_add(&sm->counters, PPU_COUNTER_L1_LSU_READS, 1);
          ready = ppu_l1_read(&t->l1, at, lines[i]);
-      else if (f->op == PPU_OP_ATOM) /* performed at the L2 */
+      } else if (f->op == PPU_OP_ATOM) { /* performed at the L2 */
          ready = ppu_l2_access(t->l1.l2, &sm->counters, at, lines[i], true);
-      else
+      } else {
          ready = (ppu_l1_write(&t->l1, at, lines[i]), at + 1); /* posted */
+      }
       done = max_u64(done, ready);
    }
    *beats = nlines + degree ? nlines + degree : 1;
@@ -352,6 +354,7 @@ uint64_t ppu_sm_timing_tex(struct ppu_sm *sm, uint64_t now)
 {
    struct ppu_sm_timing *t = sm->timing;
    uint64_t data = now;
+   ppu_counter_add(&sm->counters, PPU_COUNTER_L1_TEX_READS, t->tex_misses.count);
    for (uint32_t i = 0; i < t->tex_misses.count; i++)
       data = max_u64(data, ppu_l1_read(&t->l1, now, t->tex_misses.line[i]));
    return data + t->cfg->tex_latency;

@@ -51,6 +51,7 @@ static uint64_t line_ready(struct ppu_sm *sm, struct merged_line *seen, uint32_t
          }
       }
    }
+   ppu_counter_add(&sm->counters, PPU_COUNTER_L1_TTU_READS, 1);
    uint64_t ready = ppu_l1_read(&t->l1, at, line);
    if (*nseen < MERGE_TABLE)
       seen[(*nseen)++] = (struct merged_line){line, ready};
@@ -71,6 +72,7 @@ static uint64_t spill_traffic(struct ppu_sm *sm, uint32_t ray_slot, uint64_t spi
    for (uint64_t off = 0; off < bytes; off += PPU_CACHE_LINE_BYTES) {
       uint64_t line = base + off % (PPU_BVH_MAX_DEPTH * PPU_BVH_WIDTH * 8);
       uint64_t written = ppu_l1_write(&t->l1, at, line);
+      ppu_counter_add(&sm->counters, PPU_COUNTER_L1_TTU_READS, 1);
       uint64_t back = ppu_l1_read(&t->l1, written, line);
       done = back > done ? back : done;
    }
