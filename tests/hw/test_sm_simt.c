@@ -103,6 +103,34 @@ TEST_CASE(switch_on_lane_value_runs_each_case_for_its_lanes_only)
    hwc_finish(&h);
 }
 
+/* Lane l recurses 40 + l deep (CALL entries), each level adding 1 on the
+ * way down and 2 on the way back: the stack grows past the 64 entries on
+ * chip, spills to local memory and unwinds in order, with divergent depths. */
+TEST_CASE(recursion_deeper_than_the_on_chip_stack_spills_and_unwinds)
+{
+   static struct hwc h;
+   REQUIRE(hwc_init(&h, NULL));
+   const char *src = "S2R R0, SR_LANEID\n"
+                     "IADD.U32 R0, R0, 40\n"
+                     "MOV R1, 0\n"
+                     "MOV R2, 0\n"
+                     "CALL down\n" HWC_STORE_LANE("R2") "EXIT\n"
+                                                        "down:\n"
+                                                        "  IADD.U32 R1, R1, 1\n"
+                                                        "  ISETP.LT.U32 P0, R1, R0, PT\n"
+                                                        "  @!P0 RET\n"
+                                                        "  CALL down\n"
+                                                        "  IADD.U32 R2, R2, 2\n"
+                                                        "  RET\n";
+   REQUIRE(hwc_run_simple(&h, src, 32));
+   for (uint32_t l = 0; l < 32; l++)
+      CHECK_EQ_U64(hwc_out32(&h, l), 2 * (40 + l - 1));
+   /* The deepest lane (71 levels) holds 71 CALL entries: 7 beyond the 64
+    * on chip went to local memory. */
+   CHECK_EQ_U64(hwt_counter(&h.t, PPU_COUNTER_COMPUTE_SIMT_STACK_SPILLS), 7);
+   hwc_finish(&h);
+}
+
 TEST_CASE(call_with_divergent_early_return_resumes_caller_with_all_lanes)
 {
    static struct hwc h;

@@ -52,6 +52,8 @@ struct ppu_gpu;
      "SM instruction-cache lines fetched from memory")                                             \
    X(COMPUTE_DIVERGENT_BRANCHES, "compute.divergent_branches", "branches",                         \
      "branches whose active lanes went both ways")                                                 \
+   X(COMPUTE_SIMT_STACK_SPILLS, "compute.simt_stack_spills", "entries",                            \
+     "reconvergence-stack entries pushed out to local memory (stack deeper than 64)")              \
    X(COMPUTE_BARRIERS, "compute.barriers", "barriers", "workgroup barriers completed")             \
    X(COMPUTE_GLOBAL_ACCESSES, "compute.global_accesses", "accesses",                               \
      "per-lane global loads, stores and atomics")                                                  \

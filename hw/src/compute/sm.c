@@ -36,11 +36,20 @@ void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *m
    ppu_tex_unit_init(&sm->tex, &sm->mmu, &sm->counters);
 }
 
+/* Frees the warp slots with the stack spill areas some of them made. */
+static void free_warps(struct ppu_sm *sm)
+{
+   for (uint32_t i = 0; sm->warp && i < sm->warp_slots; i++)
+      free(sm->warp[i].spill_area);
+   free(sm->warp);
+   sm->warp = NULL;
+}
+
 void ppu_sm_finish(struct ppu_sm *sm)
 {
    ppu_ttu_finish(&sm->ttu);
    free(sm->wg);
-   free(sm->warp);
+   free_warps(sm);
    free(sm->order);
    free(sm->regfile);
    free(sm->shared);
@@ -69,7 +78,7 @@ bool ppu_sm_begin_grid(struct ppu_sm *sm, const struct ppu_grid *g)
    ppu_ttu_begin_grid(&sm->ttu);
    ppu_tex_unit_begin_grid(&sm->tex);
    free(sm->wg);
-   free(sm->warp);
+   free_warps(sm);
    free(sm->order);
    sm->wg_slots = g->workgroups_per_sm;
    sm->warp_slots = g->workgroups_per_sm * g->warps_per_workgroup;
@@ -142,6 +151,7 @@ void ppu_sm_launch_workgroup(struct ppu_sm *sm, uint64_t index)
       w->wg_slot = slot;
       w->warp_in_wg = i;
       w->stack_depth = 0;
+      w->stack = w->on_chip;
       sm->order[sm->order_count++] = wg->first_warp + i;
    }
 }

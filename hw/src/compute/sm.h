@@ -32,10 +32,14 @@
 #include "texture/tex_unit.h"
 #include "ttu/ttu.h"
 
-/* Reconvergence stack depth per warp. A real SM spills deeper stacks to
- * local memory; the model faults (PPU_FAULT_SIMT_STACK) instead, and 64
- * levels hold any nesting a GLSL compiler produces in practice. */
+/* Reconvergence stack entries a warp keeps on chip. As on SMs with a
+ * hardware stack, deeper entries spill to the warp's stack area in local
+ * memory and come back as the stack unwinds; the area holds the entries up
+ * to PPU_SIMT_STACK_MAX, and a push beyond that faults (SIMT_STACK).
+ * Inlined ray-tracing stages nest about four entries per recursion level
+ * on top of the shaders' own control flow, which is what needs the area. */
 #define PPU_SIMT_STACK_DEPTH 64u
+#define PPU_SIMT_STACK_MAX 1024u
 
 /* Warp instructions one warp issues before the scheduler looks at the other
  * warps again. Functional mode only: it bounds unfairness, not timing. */
@@ -83,7 +87,12 @@ struct ppu_warp {
    uint32_t wg_slot;
    uint32_t warp_in_wg;
    uint32_t stack_depth;
-   struct ppu_simt_entry stack[PPU_SIMT_STACK_DEPTH];
+   /* The stack, oldest entry first: on_chip until it is deeper than
+    * PPU_SIMT_STACK_DEPTH, then spill_area, where the entries below the
+    * newest PPU_SIMT_STACK_DEPTH are the ones in local memory. */
+   struct ppu_simt_entry *stack;
+   struct ppu_simt_entry on_chip[PPU_SIMT_STACK_DEPTH];
+   struct ppu_simt_entry *spill_area; /* PPU_SIMT_STACK_MAX entries, made at the first spill */
 };
 
 struct ppu_sm {

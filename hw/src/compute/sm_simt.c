@@ -12,18 +12,47 @@
  * so they come back only at that entry; when no lane is left active the path
  * has ended as if by SYNC. */
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "compute/sm_operands.h"
+
+/* A push onto a full on-chip stack moves its oldest entry to the warp's
+ * stack area in local memory. The model keeps the whole stack in one array
+ * (spill_area from then on) and counts the entries that went out; they
+ * come back in the same order as the stack unwinds. */
+static bool make_room(struct ppu_exec *x)
+{
+   struct ppu_warp *w = x->w;
+   if (w->stack_depth < PPU_SIMT_STACK_DEPTH)
+      return true;
+   if (w->stack_depth == PPU_SIMT_STACK_MAX) {
+      ppu_exec_fault(x, PPU_FAULT_SIMT_STACK, 0, false,
+                     "reconvergence stack overflow (%u entries, %u of them in local memory)",
+                     PPU_SIMT_STACK_MAX, PPU_SIMT_STACK_MAX - PPU_SIMT_STACK_DEPTH);
+      return false;
+   }
+   if (w->stack == w->on_chip) {
+      if (!w->spill_area)
+         w->spill_area = malloc(PPU_SIMT_STACK_MAX * sizeof(*w->spill_area));
+      if (!w->spill_area) {
+         ppu_exec_fault(x, PPU_FAULT_SIMT_STACK, 0, false,
+                        "no host memory for the reconvergence stack's local-memory area");
+         return false;
+      }
+      memcpy(w->spill_area, w->on_chip, sizeof(w->on_chip));
+      w->stack = w->spill_area;
+   }
+   ppu_counter_add(&x->sm->counters, PPU_COUNTER_COMPUTE_SIMT_STACK_SPILLS, 1);
+   return true;
+}
 
 static enum ppu_exec_result push(struct ppu_exec *x, enum ppu_simt_kind kind, uint32_t pc,
                                  uint32_t mask)
 {
    struct ppu_warp *w = x->w;
-   if (w->stack_depth == PPU_SIMT_STACK_DEPTH) {
-      ppu_exec_fault(x, PPU_FAULT_SIMT_STACK, 0, false, "reconvergence stack overflow (%u entries)",
-                     PPU_SIMT_STACK_DEPTH);
+   if (!make_room(x))
       return PPU_EXEC_FAULT;
-   }
    w->stack[w->stack_depth++] = (struct ppu_simt_entry){.pc = pc, .mask = mask, .kind = kind};
    return PPU_EXEC_NEXT;
 }
