@@ -67,6 +67,13 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 VkResult vk_sample_instance_create(struct vk_sample_instance *si, const char *tag,
                                    uint32_t api_version, bool validation)
 {
+   return vk_sample_instance_create_with(si, tag, api_version, validation, NULL, 0);
+}
+
+VkResult vk_sample_instance_create_with(struct vk_sample_instance *si, const char *tag,
+                                        uint32_t api_version, bool validation,
+                                        const char *const *extra_extensions, uint32_t extra_count)
+{
    memset(si, 0, sizeof(*si));
    si->tag = tag;
    VkResult r = volkInitialize();
@@ -75,7 +82,14 @@ VkResult vk_sample_instance_create(struct vk_sample_instance *si, const char *ta
       return r;
    }
    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-   const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+   const char *extensions[VK_SAMPLE_MAX_INSTANCE_EXTENSIONS + 1];
+   if (extra_count > VK_SAMPLE_MAX_INSTANCE_EXTENSIONS) {
+      fprintf(stderr, "%s: too many instance extensions (%u)\n", tag, extra_count);
+      return VK_ERROR_EXTENSION_NOT_PRESENT;
+   }
+   for (uint32_t i = 0; i < extra_count; i++)
+      extensions[i] = extra_extensions[i];
+   extensions[extra_count] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
    VkDebugUtilsMessengerCreateInfoEXT mci = {
        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
@@ -98,7 +112,7 @@ VkResult vk_sample_instance_create(struct vk_sample_instance *si, const char *ta
        .pApplicationInfo = &app,
        .enabledLayerCount = validation ? 1 : 0,
        .ppEnabledLayerNames = layers,
-       .enabledExtensionCount = validation ? 1 : 0,
+       .enabledExtensionCount = extra_count + (validation ? 1 : 0),
        .ppEnabledExtensionNames = extensions,
    };
    r = vkCreateInstance(&ici, NULL, &si->instance);

@@ -34,6 +34,12 @@ struct vk_sample_instance {
  * until vk_sample_instance_destroy. Prints what failed. */
 VkResult vk_sample_instance_create(struct vk_sample_instance *si, const char *tag,
                                    uint32_t api_version, bool validation);
+/* The same with extra instance extensions (at most
+ * VK_SAMPLE_MAX_INSTANCE_EXTENSIONS), e.g. a surface's. */
+#define VK_SAMPLE_MAX_INSTANCE_EXTENSIONS 4
+VkResult vk_sample_instance_create_with(struct vk_sample_instance *si, const char *tag,
+                                        uint32_t api_version, bool validation,
+                                        const char *const *extra_extensions, uint32_t extra_count);
 void vk_sample_instance_destroy(struct vk_sample_instance *si);
 
 const char *vk_sample_result_string(VkResult r);

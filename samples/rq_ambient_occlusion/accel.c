@@ -201,10 +201,12 @@ static VkResult compact_blas(struct rq_context *ctx, enum rq_build_mode mode, Vk
 static VkResult upload_mesh(struct rq_context *ctx, const struct obj_mesh *mesh,
                             struct rq_scene *scene)
 {
-   /* Build input for the BLAS and storage buffers for the shader's normal. */
+   /* Build input for the BLAS and storage buffers for the shader's normal
+    * (samples that also draw the mesh add vertex and index buffer usage). */
    const VkBufferUsageFlags usage =
        VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |
-       VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+       VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+       RQ_MESH_EXTRA_USAGE;
    VkDeviceSize position_bytes = (VkDeviceSize)mesh->vertex_count * 3 * sizeof(float);
    VkDeviceSize index_bytes = (VkDeviceSize)mesh->triangle_count * 3 * sizeof(uint32_t);
    VkResult r = rq_buffer_create(ctx, position_bytes, usage, true, &scene->positions);

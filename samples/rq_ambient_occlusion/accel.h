@@ -7,6 +7,12 @@
 #include "obj_mesh.h"
 #include "rq_context.h"
 
+/* Buffer usage the mesh's position and index buffers get on top of what
+ * the build and the shaders need (-DRQ_MESH_EXTRA_USAGE=...). */
+#ifndef RQ_MESH_EXTRA_USAGE
+#define RQ_MESH_EXTRA_USAGE 0
+#endif
+
 struct rq_accel {
    VkAccelerationStructureKHR handle;
    struct rq_buffer storage;

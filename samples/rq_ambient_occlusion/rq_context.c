@@ -9,7 +9,7 @@
  * take many minutes there. */
 #define WAIT_NANOSECONDS (30ull * 60 * 1000 * 1000 * 1000)
 
-#define MAX_DEVICE_EXTENSIONS 9
+#define MAX_DEVICE_EXTENSIONS 10
 
 double rq_host_seconds(void)
 {
@@ -22,9 +22,12 @@ double rq_host_seconds(void)
  * SPIR-V 1.4, buffer device addresses and descriptor indexing, all core in
  * 1.2 and extensions before (VK_KHR_ray_query and
  * VK_KHR_acceleration_structure "Extension and Version Dependencies"). */
-static uint32_t required_extensions(uint32_t api_version, const char **names)
+static uint32_t required_extensions(const struct rq_context *ctx, uint32_t api_version,
+                                    const char **names)
 {
    uint32_t n = 0;
+   if (ctx->surface)
+      names[n++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
    names[n++] = VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME;
    names[n++] = VK_KHR_RAY_QUERY_EXTENSION_NAME;
    names[n++] = VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME;
@@ -85,7 +88,7 @@ static const char *unsuitable(struct rq_context *ctx, VkPhysicalDevice pd, uint3
       return "cannot list its extensions";
    }
    const char *names[MAX_DEVICE_EXTENSIONS];
-   uint32_t needed = required_extensions(api, names);
+   uint32_t needed = required_extensions(ctx, api, names);
    const char *missing = NULL;
    for (uint32_t i = 0; i < needed && !missing; i++) {
       bool found = false;
@@ -112,8 +115,13 @@ static const char *unsuitable(struct rq_context *ctx, VkPhysicalDevice pd, uint3
    VkQueueFamilyProperties families[16];
    count = 16;
    vkGetPhysicalDeviceQueueFamilyProperties(pd, &count, families);
+   const VkQueueFlags flags = VK_QUEUE_COMPUTE_BIT | (ctx->surface ? VK_QUEUE_GRAPHICS_BIT : 0);
    for (uint32_t i = 0; i < count; i++) {
-      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      VkBool32 present = VK_TRUE;
+      if (ctx->surface &&
+          vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, ctx->surface, &present) != VK_SUCCESS)
+         present = VK_FALSE;
+      if ((families[i].queueFlags & flags) == flags && present) {
          *family = i;
          ctx->timestamp_valid_bits = families[i].timestampValidBits;
          ctx->api_version = api;
@@ -121,7 +129,7 @@ static const char *unsuitable(struct rq_context *ctx, VkPhysicalDevice pd, uint3
          return NULL;
       }
    }
-   return "no compute queue";
+   return ctx->surface ? "no queue family with graphics, compute and present" : "no compute queue";
 }
 
 static VkResult pick_physical_device(struct rq_context *ctx, uint32_t instance_api)
@@ -150,7 +158,7 @@ static VkResult pick_physical_device(struct rq_context *ctx, uint32_t instance_a
 static VkResult create_device(struct rq_context *ctx)
 {
    const char *names[MAX_DEVICE_EXTENSIONS];
-   uint32_t extension_count = required_extensions(ctx->api_version, names);
+   uint32_t extension_count = required_extensions(ctx, ctx->api_version, names);
    struct device_features f;
    chain_features(&f);
    f.as.accelerationStructure = VK_TRUE;
@@ -184,6 +192,12 @@ static VkResult create_device(struct rq_context *ctx)
 
 VkResult rq_context_init(struct rq_context *ctx, bool validation)
 {
+   return rq_context_init_present(ctx, validation, NULL);
+}
+
+VkResult rq_context_init_present(struct rq_context *ctx, bool validation,
+                                 const struct rq_present_hooks *present)
+{
    memset(ctx, 0, sizeof(*ctx));
    CHECK_VK(volkInitialize());
    /* 1.2 where the loader has it; 1.1 is the least ray queries can work
@@ -195,9 +209,16 @@ VkResult rq_context_init(struct rq_context *ctx, bool validation)
    }
    uint32_t instance_api =
        loader_api >= VK_API_VERSION_1_2 ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
-   VkResult r = vk_sample_instance_create(&ctx->inst, RQ_TAG, instance_api, validation);
+   VkResult r = vk_sample_instance_create_with(&ctx->inst, RQ_TAG, instance_api, validation,
+                                               present ? present->instance_extensions : NULL,
+                                               present ? present->instance_extension_count : 0);
    if (r != VK_SUCCESS)
       return r;
+   if (present) {
+      r = present->make_surface(present->user, ctx->inst.instance, &ctx->surface);
+      if (r != VK_SUCCESS)
+         return r;
+   }
    r = pick_physical_device(ctx, instance_api);
    if (r != VK_SUCCESS)
       return r;
@@ -236,6 +257,8 @@ void rq_context_finish(struct rq_context *ctx)
          vkDestroyCommandPool(ctx->device, ctx->command_pool, NULL);
       vkDestroyDevice(ctx->device, NULL);
    }
+   if (ctx->surface)
+      vkDestroySurfaceKHR(ctx->inst.instance, ctx->surface, NULL);
    vk_sample_instance_destroy(&ctx->inst);
 }
 

@@ -31,6 +31,18 @@ struct rq_context {
    VkCommandPool command_pool;
    VkQueryPool timestamps; /* 2 queries: start and end of a one-shot submission */
    PFN_vkGetBufferDeviceAddress get_buffer_address; /* core or KHR, by api_version */
+   VkSurfaceKHR surface; /* rq_context_init_present only; destroyed by rq_context_finish */
+};
+
+/* Samples that present (samples/hybrid_shadows) make their surface between
+ * the instance and the device: the instance gets instance_extensions, then
+ * make_surface runs, and the device must have a queue family with graphics,
+ * compute and present support for that surface, and VK_KHR_swapchain. */
+struct rq_present_hooks {
+   const char *const *instance_extensions;
+   uint32_t instance_extension_count;
+   VkResult (*make_surface)(void *user, VkInstance instance, VkSurfaceKHR *surface);
+   void *user;
 };
 
 /* Creates the instance and a device on the first physical device with
@@ -38,6 +50,8 @@ struct rq_context {
  * VK_ERROR_EXTENSION_NOT_PRESENT, after saying why, when no device has them
  * (the caller skips), any other error after printing it. */
 VkResult rq_context_init(struct rq_context *ctx, bool validation);
+VkResult rq_context_init_present(struct rq_context *ctx, bool validation,
+                                 const struct rq_present_hooks *present);
 void rq_context_finish(struct rq_context *ctx);
 
 struct rq_buffer {

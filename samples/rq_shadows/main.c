@@ -34,20 +34,6 @@ struct frame_stats {
    uint64_t pixels, hits, shadow_rays, lit;
 };
 
-/* The light's position in frame `frame`: on a horizontal circle around the
- * bounding box's vertical axis (shadow_options.h). */
-static void light_position(const struct shadow_options *o, const struct obj_mesh *mesh,
-                           uint32_t frame, float light[3])
-{
-   const float *lo = mesh->bounds_min, *hi = mesh->bounds_max;
-   double half = 0.5 * fmin(hi[0] - lo[0], hi[2] - lo[2]);
-   double angle =
-       2.0 * M_PI * (double)(frame % SHADOW_LIGHT_PERIOD_FRAMES) / SHADOW_LIGHT_PERIOD_FRAMES;
-   light[0] = (float)(0.5 * (lo[0] + hi[0]) + o->light_radius * half * cos(angle));
-   light[1] = (float)(lo[1] + o->light_height * (hi[1] - lo[1]));
-   light[2] = (float)(0.5 * (lo[2] + hi[2]) + o->light_radius * half * sin(angle));
-}
-
 static bool params_setup(const struct shadow_options *o, const struct obj_mesh *mesh,
                          uint32_t frame, struct shadow_push_constants *pc)
 {
@@ -62,7 +48,7 @@ static bool params_setup(const struct shadow_options *o, const struct obj_mesh *
       pc->right[i] *= aspect;
    memcpy(pc->eye, o->choice.eye, sizeof(pc->eye));
    pc->origin_offset = SHADOW_ORIGIN_OFFSET * obj_mesh_diagonal(mesh);
-   light_position(o, mesh, frame, pc->light);
+   shadow_light_position(o, mesh, frame, pc->light);
    pc->ambient = o->ambient;
    pc->width = o->width;
    pc->height = o->height;

@@ -1,11 +1,13 @@
 #include "shadow_options.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "vk_sample.h"
 
-#define TAG "rq_shadows"
+/* rq_shadows, or another sample built with these options (RQ_TAG). */
+#define TAG RQ_TAG
 
 static void usage(const char *argv0)
 {
@@ -110,4 +112,16 @@ void shadow_options_frame_path(const struct shadow_options *o, const char *path,
    if (!dot || (slash && dot < slash))
       dot = path + strlen(path);
    snprintf(out, size, "%.*s_%04u%s", (int)(dot - path), path, frame, dot);
+}
+
+void shadow_light_position(const struct shadow_options *o, const struct obj_mesh *mesh,
+                           uint32_t frame, float light[3])
+{
+   const float *lo = mesh->bounds_min, *hi = mesh->bounds_max;
+   double half = 0.5 * fmin(hi[0] - lo[0], hi[2] - lo[2]);
+   double angle =
+       2.0 * M_PI * (double)(frame % SHADOW_LIGHT_PERIOD_FRAMES) / SHADOW_LIGHT_PERIOD_FRAMES;
+   light[0] = (float)(0.5 * (lo[0] + hi[0]) + o->light_radius * half * cos(angle));
+   light[1] = (float)(lo[1] + o->light_height * (hi[1] - lo[1]));
+   light[2] = (float)(0.5 * (lo[2] + hi[2]) + o->light_radius * half * sin(angle));
 }

@@ -35,4 +35,9 @@ int shadow_options_parse(int argc, char **argv, struct shadow_options *o);
 void shadow_options_frame_path(const struct shadow_options *o, const char *path, uint32_t frame,
                                char *out, size_t size);
 
+/* The light's position in frame `frame`: on a horizontal circle around the
+ * bounding box's vertical axis (light_height, light_radius above). */
+void shadow_light_position(const struct shadow_options *o, const struct obj_mesh *mesh,
+                           uint32_t frame, float light[3]);
+
 #endif
