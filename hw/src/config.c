@@ -10,6 +10,7 @@ static_assert(sizeof(enum ppu_gpu_mode) == sizeof(uint32_t), "enum keys are stor
 const char *const ppu_gpu_mode_names[] = {"functional", "timing", NULL};
 const char *const ppu_ttu_predictor_hash_names[] = {"default", "grid_spherical", "two_point", NULL};
 const char *const ppu_ttu_predictor_repacking_names[] = {"default", "on", "off", NULL};
+const char *const ppu_ttu_predictor_replacement_names[] = {"default", "lru", "fifo", NULL};
 
 #define PPU_HWCFG_FIELD_SIZE_(field) sizeof(((struct ppu_gpu_config *)0)->field)
 #define PPU_HWCFG_ROW_(id, name_, type_, field, def_, min_, max_, step_, unit_, use_, enums_,      \

@@ -70,6 +70,40 @@ TEST_CASE(table_replaces_the_least_recently_used_way_of_a_set)
    ppu_ttu_predictor_finish(&t);
 }
 
+/* FIFO: the same uses as above, but a lookup or a re-update refreshes
+ * nothing, so the first allocated tag (1) goes, then 2. */
+TEST_CASE(fifo_table_replaces_the_first_allocated_way_of_a_set)
+{
+   struct ppu_ttu_predictor t;
+   struct ppu_ttu_predictor_config c = enabled_config(8, 4, 15, 1);
+   c.replacement = PPU_TTU_PREDICTOR_REPLACEMENT_FIFO;
+   REQUIRE(ppu_ttu_predictor_init(&t, &c));
+   for (uint32_t tag = 1; tag <= 4; tag++)
+      teach(&t, hash_of(0, tag, 1), 0x1000, tag);
+   predicted_node(&t, hash_of(0, 1, 1));
+   teach(&t, hash_of(0, 1, 1), 0x1000, 11); /* re-learned: still the oldest */
+   predicted_node(&t, hash_of(0, 3, 1));
+   teach(&t, hash_of(0, 5, 1), 0x1000, 5);
+   CHECK_EQ_U64(predicted_node(&t, hash_of(0, 1, 1)), ~0u);
+   CHECK_EQ_U64(predicted_node(&t, hash_of(0, 2, 1)), 2);
+   teach(&t, hash_of(0, 6, 1), 0x1000, 6);
+   CHECK_EQ_U64(predicted_node(&t, hash_of(0, 2, 1)), ~0u);
+   CHECK_EQ_U64(predicted_node(&t, hash_of(0, 3, 1)), 3);
+   CHECK_EQ_U64(predicted_node(&t, hash_of(0, 4, 1)), 4);
+   CHECK_EQ_U64(predicted_node(&t, hash_of(0, 5, 1)), 5);
+   CHECK_EQ_U64(predicted_node(&t, hash_of(0, 6, 1)), 6);
+   ppu_ttu_predictor_finish(&t);
+   /* Refused when out of range. */
+   struct ppu_ttu_predictor_config r;
+   char err[160];
+   c.replacement = 3;
+   CHECK(!ppu_ttu_predictor_config_resolve(&c, &r, err, sizeof(err)));
+   CHECK(strstr(err, "replacement") != NULL);
+   c.replacement = 0;
+   REQUIRE(ppu_ttu_predictor_config_resolve(&c, &r, err, sizeof(err)));
+   CHECK_EQ_U64(r.replacement, PPU_TTU_PREDICTOR_REPLACEMENT_LRU);
+}
+
 TEST_CASE(direct_mapped_table_keeps_one_tag_per_set_and_sets_are_independent)
 {
    struct ppu_ttu_predictor t;
@@ -181,6 +215,29 @@ TEST_CASE(both_hashes_are_deterministic_in_range_and_group_similar_rays)
                        (uint32_t)(8 / 10.0 * 32);
    CHECK_EQ_U64(ppu_ttu_predictor_hash(kinds[1], o, d, 5, lo, hi), cell_o ^ cell_end);
    CHECK_EQ_U64(ppu_ttu_predictor_hash(kinds[1], o, far, 1, lo, hi), cell_o ^ (cell_o | 31));
+}
+
+/* Grid Spherical by hand, in the box [0, 32]^3 (one unit per cell): the
+ * origin (1.5, 2.5, 31.9) is cell (1, 2, 31), the Grid Hash block
+ * 1 << 10 | 2 << 5 | 31 = 1119. Directions: +z has theta 0, phi 0 ->
+ * cells 0 and 4 of 8 (phi's range starts at -pi), block 0 << 3 | 4 = 4;
+ * -y has theta pi/2 (cell 4), phi -pi/2 (cell 2): 34; -x has theta pi/2,
+ * phi pi (the last cell, 7): 39. The hash is block XOR block. An origin
+ * outside the box or NaN clamps to the edge cells: (-5, 40, NaN) is cell
+ * (0, 31, 0), 31 << 5 = 992. */
+TEST_CASE(grid_spherical_hash_by_hand)
+{
+   const float lo[3] = {0, 0, 0}, hi[3] = {32, 32, 32};
+   const float o[3] = {1.5f, 2.5f, 31.9f}, out[3] = {-5, 40, NAN};
+   const float pz[3] = {0, 0, 1}, ny[3] = {0, -1, 0}, nx[3] = {-1, 0, 0};
+   const uint32_t g = PPU_TTU_PREDICTOR_HASH_GRID_SPHERICAL;
+   CHECK_EQ_U64(ppu_ttu_predictor_hash(g, o, pz, 10, lo, hi), 1119u ^ 4u);
+   CHECK_EQ_U64(ppu_ttu_predictor_hash(g, o, ny, 10, lo, hi), 1119u ^ 34u);
+   CHECK_EQ_U64(ppu_ttu_predictor_hash(g, o, nx, 10, lo, hi), 1119u ^ 39u);
+   CHECK_EQ_U64(ppu_ttu_predictor_hash(g, out, pz, 10, lo, hi), 992u ^ 4u);
+   /* The direction's length does not matter; tmax does not either. */
+   const float pz3[3] = {0, 0, 3};
+   CHECK_EQ_U64(ppu_ttu_predictor_hash(g, o, pz3, 1, lo, hi), 1119u ^ 4u);
 }
 
 TEST_CASE(configuration_defaults_and_refusals_name_the_field)

@@ -147,6 +147,10 @@ struct ppu_gpu;
      "cycles the intersection datapath accepted tests (divide by sm.cycles for utilization)")      \
    X(TTU_MERGED_REQUESTS, "ttu.merged_requests", "lines",                                          \
      "L0 misses served by another ray's request for the same line (ttu.merge_node_requests)")      \
+   X(TTU_PREDICTOR_REPACKED_WARPS, "ttu.predictor_repacked_warps", "warps",                        \
+     "warps of predicted rays the partial warp collector sent to traversal (docs/predictor.md)")   \
+   X(TTU_PREDICTOR_COLLECTOR_TIMEOUTS, "ttu.predictor_collector_timeouts", "warps",                \
+     "repacked warps sent with fewer than 32 rays because the collector's timeout passed")         \
    X(TTU_RAY_LATENCY_LT_64, "ttu.ray_latency_lt_64", "rays",                                       \
      "TTU instructions of one lane that took under 64 cycles")                                     \
    X(TTU_RAY_LATENCY_LT_256, "ttu.ray_latency_lt_256", "rays",                                     \

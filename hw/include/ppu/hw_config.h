@@ -148,6 +148,11 @@ enum ppu_hw_config_use {
    X(TTU_PREDICTOR_NODES_PER_ENTRY, "ttu.predictor.nodes_per_entry", PPU_HWCFG_INT,                \
      ttu_predictor.nodes_per_entry, 1, 1, 8, 0, "nodes", PPU_HWCFG_USE_MODEL, NULL,                \
      "BVH nodes remembered per entry, LRU within the entry (paper: 1)")                            \
+   X(TTU_PREDICTOR_REPLACEMENT, "ttu.predictor.replacement", PPU_HWCFG_ENUM,                       \
+     ttu_predictor.replacement, PPU_TTU_PREDICTOR_REPLACEMENT_LRU, 1, 2, 0, "",                    \
+     PPU_HWCFG_USE_MODEL, ppu_ttu_predictor_replacement_names,                                     \
+     "which way of a set a new tag replaces: `lru` (least recently looked up or updated; the "     \
+     "paper's) or `fifo` (first allocated)")                                                       \
    X(TTU_PREDICTOR_HASH, "ttu.predictor.hash", PPU_HWCFG_ENUM, ttu_predictor.hash,                 \
      PPU_TTU_PREDICTOR_HASH_GRID_SPHERICAL, 1, 2, 0, "", PPU_HWCFG_USE_MODEL,                      \
      ppu_ttu_predictor_hash_names,                                                                 \
@@ -157,20 +162,27 @@ enum ppu_hw_config_use {
      "the table learns the k-th ancestor of the node whose leaf was hit (paper: 3; one level "     \
      "of our 8-wide BVH spans about three binary levels)")                                         \
    X(TTU_PREDICTOR_LOOKUP_FIFO, "ttu.predictor.lookup_fifo", PPU_HWCFG_INT,                        \
-     ttu_predictor.lookup_fifo, 4, 1, 64, 0, "entries", PPU_HWCFG_USE_TIMING, NULL,                \
-     "predictor lookup port FIFO depth")                                                           \
+     ttu_predictor.lookup_fifo, 4, 1, 32, 0, "lookups/cycle", PPU_HWCFG_USE_TIMING, NULL,          \
+     "predictor table lookup ports: the rays of a TTU instruction queue in the lookup FIFO and "   \
+     "this many are served per cycle, answered 2 cycles later (paper: 4 ports)")                   \
    X(TTU_PREDICTOR_UPDATE_FIFO, "ttu.predictor.update_fifo", PPU_HWCFG_INT,                        \
-     ttu_predictor.update_fifo, 4, 1, 64, 0, "entries", PPU_HWCFG_USE_TIMING, NULL,                \
-     "predictor update port FIFO depth")                                                           \
+     ttu_predictor.update_fifo, 4, 1, 32, 0, "updates/cycle", PPU_HWCFG_USE_TIMING, NULL,          \
+     "predictor table update ports: rays that hit queue their update in the update FIFO and this " \
+     "many are written per cycle; a ray's slot frees once its update is taken (paper: 4 ports)")   \
    X(TTU_PREDICTOR_COLLECTOR_RAY_IDS, "ttu.predictor.collector_ray_ids", PPU_HWCFG_INT,            \
      ttu_predictor.collector_ray_ids, 64, 32, 1024, 0, "rays", PPU_HWCFG_USE_TIMING, NULL,         \
-     "ray ids the partial warp collector holds before it repacks them into a warp (paper: 64)")    \
+     "ray ids the partial warp collector can hold (paper: 64); a group leaves as a repacked warp " \
+     "at 32 rays or at the timeout, so the model never holds more than 32")                        \
    X(TTU_PREDICTOR_COLLECTOR_TIMEOUT, "ttu.predictor.collector_timeout_cycles", PPU_HWCFG_INT,     \
      ttu_predictor.collector_timeout_cycles, 16, 0, 1023, 0, "cycles", PPU_HWCFG_USE_TIMING, NULL, \
-     "cycles a partial warp waits in the collector before it is sent anyway")                      \
+     "cycles after its first ray that a partial warp of predicted rays leaves the collector with " \
+     "fewer than 32 rays (paper: 5..30 make no difference)")                                       \
    X(TTU_PREDICTOR_REPACKING, "ttu.predictor.repacking", PPU_HWCFG_ENUM, ttu_predictor.repacking,  \
      PPU_TTU_PREDICTOR_REPACKING_ON, 1, 2, 0, "", PPU_HWCFG_USE_TIMING,                            \
-     ppu_ttu_predictor_repacking_names, "warp repacking of predicted rays: `on` or `off`")         \
+     ppu_ttu_predictor_repacking_names,                                                            \
+     "warp repacking (paper 4.4): `on`, predicted rays leave their warp for the partial warp "     \
+     "collector and run in repacked warps with slots of their own; `off`, they stay in their "     \
+     "warp")                                                                                       \
    X(COMPUTE_LAUNCH_LATENCY, "compute.launch_latency", PPU_HWCFG_INT, launch_latency, 1000, 0,     \
      1000000, 0, "cycles", PPU_HWCFG_USE_TIMING, NULL,                                             \
      "cycles from LAUNCH to the first workgroup: host interface, front end reading the QMD and "   \
@@ -266,6 +278,7 @@ extern const char *const ppu_gpu_mode_names[]; /* indexed by enum ppu_gpu_mode, 
  * the keys' ranges leave out), NULL-terminated. */
 extern const char *const ppu_ttu_predictor_hash_names[];
 extern const char *const ppu_ttu_predictor_repacking_names[];
+extern const char *const ppu_ttu_predictor_replacement_names[];
 
 /* One row of the table, as the parser, printer and tools see it. */
 struct ppu_hw_config_key {

@@ -30,6 +30,14 @@ enum ppu_ttu_predictor_hash {
    PPU_TTU_PREDICTOR_HASH_TWO_POINT,      /* paper section 4.2.2 */
 };
 
+/* Which way of a set a new tag replaces (the nodes within an entry are
+ * always kept most recent first). */
+enum ppu_ttu_predictor_replacement {
+   PPU_TTU_PREDICTOR_REPLACEMENT_DEFAULT = 0, /* LRU */
+   PPU_TTU_PREDICTOR_REPLACEMENT_LRU,         /* least recently looked up or updated */
+   PPU_TTU_PREDICTOR_REPLACEMENT_FIFO,        /* first allocated; use does not refresh */
+};
+
 enum ppu_ttu_predictor_repacking {
    PPU_TTU_PREDICTOR_REPACKING_DEFAULT = 0, /* ON */
    PPU_TTU_PREDICTOR_REPACKING_ON,
@@ -44,11 +52,13 @@ struct ppu_ttu_predictor_config {
    uint32_t ways;            /* ttu.predictor.ways: 1..entries; 4 */
    uint32_t tag_bits;        /* ttu.predictor.tag_bits: 1..32; 15 */
    uint32_t nodes_per_entry; /* ttu.predictor.nodes_per_entry: 1..8, LRU within the entry; 1 */
-   uint32_t hash;            /* ttu.predictor.hash: enum ppu_ttu_predictor_hash; GRID_SPHERICAL */
-   uint32_t go_up_level;     /* ttu.predictor.go_up_level: 0..PPU_BVH_MAX_DEPTH; key default 3
-                                (section 4.3) */
-   /* Timing mode only (section 4.4); validated but unused in functional
-    * mode, where each ray looks up and updates the table on its own. */
+   uint32_t replacement; /* ttu.predictor.replacement: enum ppu_ttu_predictor_replacement; LRU */
+   uint32_t hash;        /* ttu.predictor.hash: enum ppu_ttu_predictor_hash; GRID_SPHERICAL */
+   uint32_t go_up_level; /* ttu.predictor.go_up_level: 0..PPU_BVH_MAX_DEPTH; key default 3
+                            (section 4.3) */
+   /* Timing mode only (section 4.4; hw/src/timing/ttu_predictor_timing.h);
+    * unused in functional mode, where each ray looks up and updates the
+    * table on its own. */
    uint32_t lookup_fifo;              /* ttu.predictor.lookup_fifo: lookups served per cycle; 4 */
    uint32_t update_fifo;              /* ttu.predictor.update_fifo: updates per cycle; 4 */
    uint32_t collector_ray_ids;        /* ttu.predictor.collector_ray_ids: 32..1024; 64 */

@@ -79,6 +79,8 @@ void ppu_compute_run_grid_timed(struct ppu_compute_engine *ce, struct ppu_grid *
       ppu_timing_progress_poll(&progress, end, workgroups_done(ce) - done_before,
                                grid->workgroup_count);
    }
+   for (uint32_t s = 0; s < ce->sm_count; s++)
+      ppu_sm_timing_end_grid(&ce->sm[s]);
    ppu_timing_progress_end(&progress, end);
    ppu_counter_add(ce->counters, PPU_COUNTER_TIMING_CHIP_CYCLES, end - ce->chip_cycle);
    ce->chip_cycle = end;

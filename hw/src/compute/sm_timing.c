@@ -49,6 +49,13 @@ bool ppu_sm_timing_create(struct ppu_sm *sm, const struct ppu_gpu_config *cfg, s
        calloc(cfg->ttu_ray_queue_slots ? cfg->ttu_ray_queue_slots : 1, sizeof(*t->ttu_ray_free_at));
    bool ok =
        t->ttu_warp_free_at && t->ttu_ray_free_at && ppu_l1_init(&t->l1, cfg, l2, &sm->counters);
+   if (ok && cfg->ttu_predictor.enabled) {
+      struct ppu_ttu_predictor_config pc;
+      t->predictor = calloc(1, sizeof(*t->predictor));
+      ok = t->predictor && ppu_ttu_predictor_config_resolve(&cfg->ttu_predictor, &pc, NULL, 0);
+      if (ok)
+         ppu_ttu_predictor_timing_init(t->predictor, &pc);
+   }
    if (!ok)
       ppu_sm_timing_destroy(sm);
    return ok;
@@ -60,6 +67,7 @@ void ppu_sm_timing_destroy(struct ppu_sm *sm)
    if (!t)
       return;
    ppu_l1_finish(&t->l1);
+   free(t->predictor);
    free(t->ttu_warp_free_at);
    free(t->ttu_ray_free_at);
    free(t->warp);
@@ -85,6 +93,17 @@ bool ppu_sm_timing_begin_grid(struct ppu_sm *sm, uint64_t start)
     * the L2 keeps its lines, as on hardware. */
    ppu_cache_model_flush(&t->l1.tags);
    return true;
+}
+
+void ppu_sm_timing_end_grid(struct ppu_sm *sm)
+{
+   struct ppu_sm_timing *t = sm->timing;
+   if (!t->predictor)
+      return;
+   uint64_t timeouts = 0, repacked = 0;
+   ppu_ttu_predictor_timing_flush(t->predictor, &timeouts, &repacked);
+   ppu_counter_add(&sm->counters, PPU_COUNTER_TTU_PREDICTOR_COLLECTOR_TIMEOUTS, timeouts);
+   ppu_counter_add(&sm->counters, PPU_COUNTER_TTU_PREDICTOR_REPACKED_WARPS, repacked);
 }
 
 void ppu_sm_timing_workgroup_launched(struct ppu_sm *sm, uint64_t ready_at)

@@ -24,6 +24,7 @@
 #include "timing/line_log.h"
 #include "timing/memory_system.h"
 #include "timing/ttu_datapath.h"
+#include "timing/ttu_predictor_timing.h"
 
 #define PPU_SM_SCHEDULERS_MAX 16u
 /* Register scoreboard slots: R0..R254 plus room for a vector that starts
@@ -68,6 +69,10 @@ struct ppu_warp_timing {
  * and the L0 lines it missed), filled by sm_ttu.c. */
 struct ppu_ttu_lane_work {
    uint64_t node_fetches, boxes, triangles, switches, spills;
+   /* The intersection predictor (docs/predictor.md): the ray looked the
+    * table up, found a prediction, taught the table. */
+   bool looked_up, predicted, updated;
+   uint64_t pred_before[3]; /* sm_ttu.c's scratch: the counters before */
    struct ppu_line_log misses;
 };
 
@@ -83,6 +88,9 @@ struct ppu_sm_timing {
    uint64_t *ttu_warp_free_at; /* ttu.warps_in_flight slots: when each TTU instruction ends */
    uint64_t *ttu_ray_free_at;  /* ttu.ray_queue_slots slots: when each ray's slot frees */
    uint64_t workgroup_ready;   /* the CWDU can place the next workgroup on this SM */
+   /* The intersection predictor's ports and collector; NULL when it is
+    * off. */
+   struct ppu_ttu_predictor_timing *predictor;
    /* Scratch of the instruction being issued (sm_ttu.c, the texture hook). */
    struct ppu_ttu_lane_work ttu_lane[PPU_WARP_SIZE];
    struct ppu_line_log tex_misses;
@@ -95,6 +103,9 @@ void ppu_sm_timing_destroy(struct ppu_sm *sm);
 /* After ppu_sm_begin_grid: the clock starts at `start`. False when out of
  * host memory. */
 bool ppu_sm_timing_begin_grid(struct ppu_sm *sm, uint64_t start);
+/* The grid's last cycle has passed: units holding work until a timeout
+ * (the predictor's collector) let it go and count it. */
+void ppu_sm_timing_end_grid(struct ppu_sm *sm);
 /* The CWDU placed a workgroup (its warps are the last in the age order):
  * they may fetch from cycle ready_at. */
 void ppu_sm_timing_workgroup_launched(struct ppu_sm *sm, uint64_t ready_at);

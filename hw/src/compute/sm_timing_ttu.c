@@ -12,16 +12,22 @@
  * spilled go to local memory and come back through the L1. All rays' tests share
  * the SM's one datapath (ttu_datapath.h), whose throughput bounds the
  * instruction too. The instruction holds one of ttu.warps_in_flight slots
- * until it ends. */
+ * until it ends.
+ *
+ * With the intersection predictor (docs/predictor.md) the functional TTU
+ * already walked each predicted ray from its predicted node (and, when that
+ * found nothing, again from the root), so the walk booked here holds those
+ * fetches; what is added is when: a ray that looks the table up waits for
+ * a lookup port and the table's answer, a ray that teaches the table waits
+ * for an update port before its slot frees, and with repacking a predicted
+ * ray leaves its warp for the partial warp collector and runs in a
+ * repacked warp (ttu_predictor_timing.h), which merges line requests among
+ * its own rays and takes no TTU warp slot (an additional warp, admitted as
+ * the ray buffer has room), so the original warp's slot frees when its
+ * unpredicted rays are done. */
 #include "compute/sm_timing.h"
 
 #include "ppu/bvh.h"
-
-#define MERGE_TABLE 512u
-
-struct merged_line {
-   uint64_t line, ready;
-};
 
 static const enum ppu_counter latency_bucket[] = {
     PPU_COUNTER_TTU_RAY_LATENCY_LT_64,   PPU_COUNTER_TTU_RAY_LATENCY_LT_256,
@@ -37,24 +43,23 @@ static enum ppu_counter latency_counter(uint64_t cycles)
    return latency_bucket[b];
 }
 
-/* When the line a ray missed is back: another ray's request for it in this
- * instruction when merging, else a new L1 request at cycle at. */
-static uint64_t line_ready(struct ppu_sm *sm, struct merged_line *seen, uint32_t *nseen,
-                           uint64_t line, uint64_t at)
+/* When the line a ray missed is back: another request of the same warp
+ * for it when merging, else a new L1 request at cycle at. */
+static uint64_t line_ready(struct ppu_sm *sm, struct ppu_ttu_merge_table *merge, uint64_t line,
+                           uint64_t at)
 {
    struct ppu_sm_timing *t = sm->timing;
    if (t->cfg->ttu_merge_node_requests) {
-      for (uint32_t i = 0; i < *nseen; i++) {
-         if (seen[i].line == line) {
-            ppu_counter_add(&sm->counters, PPU_COUNTER_TTU_MERGED_REQUESTS, 1);
-            return seen[i].ready > at ? seen[i].ready : at;
-         }
+      bool found;
+      uint64_t ready = ppu_ttu_merge_lookup(merge, line, at, &found);
+      if (found) {
+         ppu_counter_add(&sm->counters, PPU_COUNTER_TTU_MERGED_REQUESTS, 1);
+         return ready;
       }
    }
    ppu_counter_add(&sm->counters, PPU_COUNTER_L1_TTU_READS, 1);
    uint64_t ready = ppu_l1_read(&t->l1, at, line);
-   if (*nseen < MERGE_TABLE)
-      seen[(*nseen)++] = (struct merged_line){line, ready};
+   ppu_ttu_merge_add(merge, line, ready);
    return ready;
 }
 
@@ -88,43 +93,78 @@ static uint32_t earliest(const uint64_t *free_at, uint32_t n)
    return k;
 }
 
+/* One ray ready to walk at cycle `at`, its line requests merged within
+ * `merge` (its warp's): takes a ray slot, walks as a chain, returns the
+ * cycle it is done. */
+static uint64_t book_ray(struct ppu_sm *sm, const struct ppu_ttu_lane_work *lw, uint64_t at,
+                         struct ppu_ttu_merge_table *merge)
+{
+   struct ppu_sm_timing *t = sm->timing;
+   const struct ppu_gpu_config *cfg = t->cfg;
+   uint32_t slots = cfg->ttu_ray_queue_slots ? cfg->ttu_ray_queue_slots : 1;
+   uint32_t k = earliest(t->ttu_ray_free_at, slots);
+   at = at > t->ttu_ray_free_at[k] ? at : t->ttu_ray_free_at[k];
+   uint64_t ray_start = at;
+   at += lw->node_fetches * cfg->ttu_l0_latency;
+   for (uint32_t m = 0; m < lw->misses.count; m++) {
+      uint64_t ready = line_ready(sm, merge, lw->misses.line[m], at);
+      at = ready > at ? ready : at;
+   }
+   at = spill_traffic(sm, k, lw->spills, at);
+   at += ppu_ttu_datapath_issue_cycles(&t->datapath, lw->boxes, lw->triangles, lw->switches) +
+         lw->node_fetches * t->datapath.stages;
+   /* The hit's Go Up Level node goes into the table through an update
+    * port; the ray's slot holds it until a port takes it. */
+   if (t->predictor && lw->updated)
+      at = ppu_ttu_ports_serve(&t->predictor->update, at) + 1;
+   t->ttu_ray_free_at[k] = at;
+   ppu_counter_add(&sm->counters, latency_counter(at - ray_start), 1);
+   return at;
+}
+
 uint64_t ppu_sm_timing_ttu(struct ppu_sm *sm, uint64_t now, uint32_t exec)
 {
    struct ppu_sm_timing *t = sm->timing;
    const struct ppu_gpu_config *cfg = t->cfg;
-   struct merged_line seen[MERGE_TABLE];
-   uint32_t nseen = 0;
-   uint64_t start = now + cfg->ttu_setup_latency, end = start;
-   uint64_t boxes = 0, triangles = 0, switches = 0;
-   uint32_t slots = cfg->ttu_ray_queue_slots ? cfg->ttu_ray_queue_slots : 1;
+   struct ppu_ttu_predictor_timing *pt = t->predictor;
+   struct ppu_ttu_merge_table merge = {.count = 0};
+   uint64_t start = now + cfg->ttu_setup_latency, end = start, own_end = start;
+   uint64_t boxes = 0, triangles = 0, switches = 0, timeouts = 0, repacked_warps = 0;
+   bool any_repacked = false;
    for (unsigned l = 0; l < PPU_WARP_SIZE; l++) {
       if (!((exec >> l) & 1u))
          continue;
       const struct ppu_ttu_lane_work *lw = &t->ttu_lane[l];
-      uint32_t k = earliest(t->ttu_ray_free_at, slots);
-      uint64_t at = start > t->ttu_ray_free_at[k] ? start : t->ttu_ray_free_at[k];
-      uint64_t ray_start = at;
-      at += lw->node_fetches * cfg->ttu_l0_latency;
-      for (uint32_t m = 0; m < lw->misses.count; m++) {
-         uint64_t ready = line_ready(sm, seen, &nseen, lw->misses.line[m], at);
-         at = ready > at ? ready : at;
+      uint64_t at = start;
+      bool repacked = false;
+      if (pt && lw->looked_up) {
+         at = ppu_ttu_ports_serve(&pt->lookup, start) + PPU_TTU_PREDICTOR_TABLE_LATENCY;
+         if (lw->predicted && pt->repacking) {
+            at = ppu_ttu_collector_add(pt, at, &timeouts, &repacked_warps);
+            repacked = any_repacked = true;
+         }
       }
-      at = spill_traffic(sm, k, lw->spills, at);
-      at += ppu_ttu_datapath_issue_cycles(&t->datapath, lw->boxes, lw->triangles, lw->switches) +
-            lw->node_fetches * t->datapath.stages;
-      t->ttu_ray_free_at[k] = at;
-      ppu_counter_add(&sm->counters, latency_counter(at - ray_start), 1);
-      end = at > end ? at : end;
+      uint64_t done = book_ray(sm, lw, at, repacked ? &pt->merge : &merge);
+      if (!repacked)
+         own_end = done > own_end ? done : own_end;
+      end = done > end ? done : end;
       boxes += lw->boxes;
       triangles += lw->triangles;
       switches += lw->switches;
+   }
+   if (pt) {
+      ppu_counter_add(&sm->counters, PPU_COUNTER_TTU_PREDICTOR_COLLECTOR_TIMEOUTS, timeouts);
+      ppu_counter_add(&sm->counters, PPU_COUNTER_TTU_PREDICTOR_REPACKED_WARPS, repacked_warps);
    }
    uint64_t busy;
    uint64_t datapath_end =
        ppu_ttu_datapath_run(&t->datapath, start, boxes, triangles, switches, &busy);
    ppu_counter_add(&sm->counters, PPU_COUNTER_TTU_DATAPATH_BUSY_CYCLES, busy);
    uint64_t done = datapath_end > end ? datapath_end : end;
+   /* The warp's own slot: until its last ray and test without repacking;
+    * with it, until the rays that stayed are done (the repacked ones run
+    * in repacked warps, which take no slot). */
    uint32_t warps = cfg->ttu_warps_in_flight ? cfg->ttu_warps_in_flight : 1;
-   t->ttu_warp_free_at[earliest(t->ttu_warp_free_at, warps)] = done;
+   t->ttu_warp_free_at[earliest(t->ttu_warp_free_at, warps)] = any_repacked ? own_end : done;
    return done;
 }

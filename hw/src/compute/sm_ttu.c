@@ -21,6 +21,10 @@ static void work_begin(struct ppu_sm *sm, struct ppu_ttu_lane_work *lw)
    lw->triangles = counter(sm, PPU_COUNTER_TTU_TRIANGLE_TESTS);
    lw->switches = counter(sm, PPU_COUNTER_TTU_DATAPATH_SWITCHES);
    lw->spills = counter(sm, PPU_COUNTER_TTU_STACK_SPILLS);
+   lw->looked_up = lw->predicted = lw->updated = false;
+   lw->pred_before[0] = counter(sm, PPU_COUNTER_TTU_PREDICTOR_LOOKUPS);
+   lw->pred_before[1] = counter(sm, PPU_COUNTER_TTU_PREDICTOR_PREDICTED);
+   lw->pred_before[2] = counter(sm, PPU_COUNTER_TTU_PREDICTOR_UPDATES);
    lw->misses.count = 0;
    lw->misses.dropped = 0;
    sm->ttu.l0.miss_log = &lw->misses;
@@ -34,6 +38,9 @@ static void work_end(struct ppu_sm *sm, struct ppu_ttu_lane_work *lw)
    lw->triangles = counter(sm, PPU_COUNTER_TTU_TRIANGLE_TESTS) - lw->triangles;
    lw->switches = counter(sm, PPU_COUNTER_TTU_DATAPATH_SWITCHES) - lw->switches;
    lw->spills = counter(sm, PPU_COUNTER_TTU_STACK_SPILLS) - lw->spills;
+   lw->looked_up = counter(sm, PPU_COUNTER_TTU_PREDICTOR_LOOKUPS) != lw->pred_before[0];
+   lw->predicted = counter(sm, PPU_COUNTER_TTU_PREDICTOR_PREDICTED) != lw->pred_before[1];
+   lw->updated = counter(sm, PPU_COUNTER_TTU_PREDICTOR_UPDATES) != lw->pred_before[2];
 }
 
 /* The ray cost buffer (ppu/qmd.h): the lane's gl_GlobalInvocationID.xy

@@ -55,6 +55,7 @@ bool ppu_ttu_predictor_config_resolve(const struct ppu_ttu_predictor_config *in,
    out->ways = or_default(in->ways, 4);
    out->tag_bits = or_default(in->tag_bits, 15);
    out->nodes_per_entry = or_default(in->nodes_per_entry, 1);
+   out->replacement = in->replacement ? in->replacement : PPU_TTU_PREDICTOR_REPLACEMENT_LRU;
    out->hash = in->hash ? in->hash : PPU_TTU_PREDICTOR_HASH_GRID_SPHERICAL;
    /* 0 is a real Go Up Level: taken as written (ppu_gpu_config_default
     * sets 3), as is the collector timeout. */
@@ -78,6 +79,9 @@ bool ppu_ttu_predictor_config_resolve(const struct ppu_ttu_predictor_config *in,
    if (c->nodes_per_entry == 0 || c->nodes_per_entry > PPU_TTU_PREDICTOR_MAX_NODES)
       return bad(err, err_size, "nodes_per_entry %u is not 1..%u", c->nodes_per_entry,
                  PPU_TTU_PREDICTOR_MAX_NODES);
+   if (c->replacement != PPU_TTU_PREDICTOR_REPLACEMENT_LRU &&
+       c->replacement != PPU_TTU_PREDICTOR_REPLACEMENT_FIFO)
+      return bad(err, err_size, "replacement %u is not LRU (1) or FIFO (2)", c->replacement);
    if (c->hash != PPU_TTU_PREDICTOR_HASH_GRID_SPHERICAL &&
        c->hash != PPU_TTU_PREDICTOR_HASH_TWO_POINT)
       return bad(err, err_size, "hash %u is not GRID_SPHERICAL (1) or TWO_POINT (2)", c->hash);
@@ -149,7 +153,8 @@ uint32_t ppu_ttu_predictor_lookup(struct ppu_ttu_predictor *t, uint32_t hash,
    if (w < 0)
       return 0;
    size_t e = (size_t)(hash & (t->sets - 1)) * t->cfg.ways + (uint32_t)w;
-   t->entry[e].last_use = ++t->clock;
+   if (t->cfg.replacement == PPU_TTU_PREDICTOR_REPLACEMENT_LRU)
+      t->entry[e].last_use = ++t->clock;
    memcpy(out, &t->slot[e * t->cfg.nodes_per_entry], t->entry[e].node_count * sizeof(*out));
    return t->entry[e].node_count;
 }
@@ -159,7 +164,10 @@ void ppu_ttu_predictor_update(struct ppu_ttu_predictor *t, uint32_t hash,
 {
    size_t base = (size_t)(hash & (t->sets - 1)) * t->cfg.ways;
    int w = find_way(t, hash);
-   if (w < 0) { /* allocate: an invalid way (last_use 0) or the least recently used */
+   bool allocated = w < 0;
+   if (allocated) {
+      /* An invalid way (last_use 0), else the least recently used (LRU) or
+       * first allocated (FIFO: last_use is only set here). */
       w = 0;
       for (uint32_t i = 1; i < t->cfg.ways; i++)
          if (t->entry[base + i].last_use < t->entry[base + (uint32_t)w].last_use)
@@ -179,7 +187,8 @@ void ppu_ttu_predictor_update(struct ppu_ttu_predictor *t, uint32_t hash,
       at--; /* full and absent: the least recent node drops out */
    memmove(&s[1], &s[0], at * sizeof(*s));
    s[0] = *node;
-   e->last_use = ++t->clock;
+   if (allocated || t->cfg.replacement == PPU_TTU_PREDICTOR_REPLACEMENT_LRU)
+      e->last_use = ++t->clock;
 }
 
 /* --- Hashes (section 4.2, figure 6) --------------------------------------- */
