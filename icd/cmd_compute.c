@@ -1,4 +1,4 @@
-/* Compute state commands: vkCmdBindPipeline (compute), vkCmdBindDescriptorSets
+/* Bind-state commands: vkCmdBindPipeline (every bind point), vkCmdBindDescriptorSets
  * and vkCmdPushConstants. They only update the command buffer's compute
  * state; each dispatch (cmd_dispatch.c) snapshots it into its own constant
  * bank 0, laid out as driver/shader_abi.h says. */
@@ -10,12 +10,14 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindPipeline(VkCommandBuffer commandBuffer,
                                                  VkPipeline pipeline)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   /* Compute and ray-tracing pipelines run on the compute engine; any
-    * other bind point has nothing to bind. */
+   /* Compute and ray-tracing pipelines run on the compute engine,
+    * graphics pipelines on the graphics engine (cmd_draw.c). */
    if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE)
       cmd->compute.pipeline = vkppu_pipeline_from_handle(pipeline);
    else if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR)
       cmd->ray_tracing.pipeline = vkppu_pipeline_from_handle(pipeline);
+   else if (pipelineBindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS)
+      cmd->gfx.pipeline = vkppu_pipeline_from_handle(pipeline);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindDescriptorSets(
@@ -28,6 +30,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindDescriptorSets(
    struct vkppu_bind_state *state =
        pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE           ? &cmd->compute
        : pipelineBindPoint == VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR ? &cmd->ray_tracing
+       : pipelineBindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS        ? &cmd->graphics
                                                                      : NULL;
    if (!state || !pl)
       return;
@@ -70,4 +73,5 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdPushConstants(VkCommandBuffer commandBuffer,
       size = DRV_ABI_PUSH_CONSTANTS_SIZE - offset;
    memcpy(cmd->compute.push_constants + offset, pValues, size);
    memcpy(cmd->ray_tracing.push_constants + offset, pValues, size);
+   memcpy(cmd->graphics.push_constants + offset, pValues, size);
 }

@@ -7,6 +7,9 @@
  * writes 1 into `available` (with AWAKEN, so a host thread blocked in
  * vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT wakes up).
  *
+ * An occlusion query is the graphics engine's QUERY_BEGIN and QUERY_END
+ * on its record, then the availability release.
+ *
  * A performance query is two COUNTER_SNAPSHOTs, at begin and at end, then
  * the same availability release. */
 #include <stddef.h>
@@ -15,6 +18,22 @@
 #include "vkppu_cmd_buffer.h"
 #include "vkppu_memory.h"
 #include "vkppu_query_pool.h"
+
+/* QUERY_ADDR, then QUERY_BEGIN or QUERY_END on the graphics subchannel
+ * (docs/graphics-hw.md): the graphics engine counts the samples ZROP
+ * passes in between. */
+static void emit_occlusion(struct drv_pushbuf *pb, uint64_t record, uint32_t method)
+{
+   uint32_t *p = drv_pushbuf_reserve(pb, 5);
+   if (!p)
+      return;
+   p[0] = PPU_MTHD_HDR(PPU_MTHD_INCR, PPU_SUBCH_GRAPHICS, PPU_GFX_QUERY_ADDR_LO, 2);
+   p[1] = drv_lo32(record);
+   p[2] = drv_hi32(record);
+   p[3] = PPU_MTHD_HDR(PPU_MTHD_INCR, PPU_SUBCH_GRAPHICS, method, 1);
+   p[4] = 0;
+   drv_pushbuf_commit(pb, p + 5);
+}
 
 static void write_timestamp(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query)
 {
@@ -45,13 +64,16 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdWriteTimestamp2(VkCommandBuffer commandBuffe
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
                                                uint32_t query, VkQueryControlFlags flags)
 {
-   /* Occlusion queries count samples between begin and end; everything is
-    * decided at end. */
+   /* The ZROP's sample counts are exact, so precise and non-precise
+    * occlusion queries are the same thing. */
    (void)flags;
    const struct vkppu_query_pool *pool = vkppu_query_pool_from_handle(queryPool);
    if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR)
       drv_emit_counter_snapshot(vkppu_cmd_pb(commandBuffer),
                                 vkppu_query_record_va(pool, query) + VKPPU_PERF_QUERY_BEGIN_OFFSET);
+   else if (pool->type == VK_QUERY_TYPE_OCCLUSION)
+      emit_occlusion(vkppu_cmd_pb(commandBuffer), vkppu_query_record_va(pool, query),
+                     PPU_GFX_QUERY_BEGIN);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndQuery(VkCommandBuffer commandBuffer, VkQueryPool queryPool,
@@ -65,10 +87,10 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndQuery(VkCommandBuffer commandBuffer, VkQu
       drv_emit_sem_release(pb, record + VKPPU_PERF_QUERY_AVAILABLE_OFFSET, 1, true);
       return;
    }
-   /* The device has no draw commands yet, so no sample can pass between
-    * begin and end: the count is 0. When the graphics engine lands, this
-    * release must take the ZROP's sample counter instead. */
-   drv_emit_sem_release(pb, record + offsetof(struct ppu_query_record, value), 0, false);
+   /* QUERY_END writes {samples passed since QUERY_BEGIN, available = 1};
+    * the release writes the same 1 again with AWAKEN, so that a host thread
+    * waiting in vkGetQueryPoolResults wakes up. */
+   emit_occlusion(pb, record, PPU_GFX_QUERY_END);
    drv_emit_sem_release(pb, record + offsetof(struct ppu_query_record, available), 1, true);
 }
 

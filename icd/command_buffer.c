@@ -2,6 +2,7 @@
  * vkCmdExecuteCommands. Commands themselves are recorded by the cmd_*.c
  * files straight into the command buffer's pushbuffer. */
 #include "vkppu_cmd_buffer.h"
+#include "vkppu_render_pass.h"
 
 static VkResult create_command_buffer(struct vkppu_device *dev, struct vkppu_command_pool *pool,
                                       VkCommandBufferLevel level, VkCommandBuffer *out)
@@ -28,6 +29,9 @@ void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
    vkppu_cmd_upload_reset(cmd);
    vkppu_cmd_release_host_jobs(cmd, false);
    memset(&cmd->compute, 0, sizeof(cmd->compute));
+   memset(&cmd->ray_tracing, 0, sizeof(cmd->ray_tracing));
+   memset(&cmd->graphics, 0, sizeof(cmd->graphics));
+   memset(&cmd->gfx, 0, sizeof(cmd->gfx));
    cmd->state = VKPPU_CMD_INITIAL;
    cmd->usage = 0;
 }
@@ -89,8 +93,29 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_BeginCommandBuffer(VkCommandBuffer commandB
       vkppu_command_buffer_reset(cmd);
    cmd->usage = pBeginInfo->flags;
    cmd->state = VKPPU_CMD_RECORDING;
-   /* Secondary command buffers have nothing to inherit yet: no render pass
-    * or query state lives in a command buffer. */
+   /* A secondary that continues a render pass draws into the inherited
+    * subpass. Its draws write every target word (cmd_draw.c), so they need
+    * the framebuffer, which Vulkan lets the application leave out; without
+    * it draws are dropped, and said so. The render area is unknown: the
+    * whole framebuffer (drawing outside the area is undefined anyway). */
+   const VkCommandBufferInheritanceInfo *inh = pBeginInfo->pInheritanceInfo;
+   if (cmd->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY && inh &&
+       (pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT)) {
+      cmd->gfx.pass = vkppu_render_pass_from_handle(inh->renderPass);
+      cmd->gfx.subpass = inh->subpass;
+      cmd->gfx.framebuffer = vkppu_framebuffer_from_handle(inh->framebuffer);
+      if (cmd->gfx.pass && cmd->gfx.subpass >= cmd->gfx.pass->subpass_count)
+         cmd->gfx.pass = NULL;
+      if (cmd->gfx.framebuffer) {
+         cmd->gfx.render_area =
+             (VkRect2D){{0, 0}, {cmd->gfx.framebuffer->width, cmd->gfx.framebuffer->height}};
+      } else {
+         vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "vkBeginCommandBuffer: a secondary command buffer continuing a render pass "
+                      "needs VkCommandBufferInheritanceInfo::framebuffer on vkppu; its draws "
+                      "are dropped");
+      }
+   }
    return VK_SUCCESS;
 }
 

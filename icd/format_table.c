@@ -129,8 +129,14 @@ static pthread_once_t format_table_once = PTHREAD_ONCE_INIT;
  *   reported, since SULD/SUST take the format from the header, never from
  *   the shader; SAMPLED_IMAGE_DEPTH_COMPARISON on every format with depth
  *   (the sampler header's compare).
- * - Never COLOR_ATTACHMENT, DEPTH_STENCIL_ATTACHMENT, VERTEX_BUFFER or
- *   anything of rendering: there is no graphics pipeline yet.
+ * - COLOR_ATTACHMENT: uncompressed color formats but E5B9G9R9, the
+ *   formats the ROP's render targets take (rop_surface_init refuses the
+ *   others); it reads and writes them through the same texel codec as the
+ *   copy engine. COLOR_ATTACHMENT_BLEND: those that read as floats (UNORM,
+ *   SNORM, float, sRGB blended in linear); integer targets never blend.
+ * - DEPTH_STENCIL_ATTACHMENT: every depth and stencil format (ZROP).
+ * - VERTEX_BUFFER is the compiler's list (vertex_formats.c), added by the
+ *   format queries, since most vertex formats have no texel format here.
  * - Linear tiling: uncompressed color formats only (the same features as
  *   optimal); depth, stencil and BC images are optimal only, as on every
  *   desktop part. Linear images are 2D with one level and one layer
@@ -158,6 +164,11 @@ static void format_features(struct vkppu_format_info *f, enum format_kind kind)
       image |= VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT;
    if (color || depth)
       image |= VK_FORMAT_FEATURE_BLIT_SRC_BIT;
+   if (uncompressed_color && kind != KIND_SHARED_EXP)
+      image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+               (kind != KIND_INT ? VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT : 0);
+   if (!color)
+      image |= VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
 
    f->optimal = image;
    f->linear = uncompressed_color ? image : 0;

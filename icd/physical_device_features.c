@@ -55,6 +55,31 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    pFeatures->shaderStorageImageExtendedFormats = VK_TRUE;
    pFeatures->imageCubeArray = VK_TRUE;
    pFeatures->textureCompressionBC = VK_TRUE;
+   /* Graphics features the graphics engine has and the driver passes
+    * through (docs/graphics.md), each with its case in
+    * tests/api/test_graphics_features.c: DRAW_INDIRECT loops over any
+    * count and stride and takes firstInstance from the record; indices are
+    * 32-bit end to end; DEPTH_CLAMP; a BLEND group per colour target. */
+   pFeatures->multiDrawIndirect = VK_TRUE;
+   pFeatures->drawIndirectFirstInstance = VK_TRUE;
+   pFeatures->fullDrawIndexUint32 = VK_TRUE;
+   pFeatures->depthClamp = VK_TRUE;
+   pFeatures->independentBlend = VK_TRUE;
+   /* ZROP counts every passing sample exactly (QUERY_BEGIN/END). */
+   pFeatures->occlusionQueryPrecise = VK_TRUE;
+   /* CROP's logic ops on encoded bits, and the second blend source from
+    * Index 1 of location 0 (the compiler's DUAL_SOURCE). */
+   pFeatures->logicOp = VK_TRUE;
+   pFeatures->dualSrcBlend = VK_TRUE;
+   /* Points of gl_PointSize and lines of LINE_WIDTH pixels
+    * (pointSizeRange, lineWidthRange). */
+   pFeatures->largePoints = VK_TRUE;
+   pFeatures->wideLines = VK_TRUE;
+   /* ZROP's depth bounds test on the stored depth. */
+   pFeatures->depthBounds = VK_TRUE;
+   /* Polygon modes LINE and POINT: the raster engine's edges and vertices
+    * of each polygon, culled by its facing. */
+   pFeatures->fillModeNonSolid = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions

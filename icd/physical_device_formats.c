@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "vkppu_acceleration_structure.h"
+#include "vkppu_graphics.h"
 #include "vkppu_image.h"
 #include "vkppu_physical_device.h"
 
@@ -22,6 +23,12 @@ static VkFormatFeatureFlags as_vertex_feature(VkFormat format)
               : 0;
 }
 
+/* VERTEX_BUFFER: the formats graphics pipelines fetch (vertex_formats.c). */
+static VkFormatFeatureFlags vertex_feature(VkFormat format)
+{
+   return vkppu_vertex_format_supported(format) ? VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT : 0;
+}
+
 VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties(
     VkPhysicalDevice physicalDevice, VkFormat format, VkFormatProperties *pFormatProperties)
 {
@@ -30,7 +37,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties(
    *pFormatProperties = (VkFormatProperties){
        .linearTilingFeatures = f->linear,
        .optimalTilingFeatures = f->optimal,
-       .bufferFeatures = f->buffer | as_vertex_feature(format),
+       .bufferFeatures = f->buffer | as_vertex_feature(format) | vertex_feature(format),
    };
 }
 
@@ -45,7 +52,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFormatProperties2(
          VkFormatProperties3 *p3 = (void *)s;
          p3->linearTilingFeatures = f->linear2;
          p3->optimalTilingFeatures = f->optimal2;
-         p3->bufferFeatures = f->buffer2 | as_vertex_feature(format);
+         p3->bufferFeatures = f->buffer2 | as_vertex_feature(format) | vertex_feature(format);
       }
    }
 }
@@ -62,6 +69,12 @@ static bool usage_supported(VkImageUsageFlags usage, VkFormatFeatureFlags featur
        {VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_FORMAT_FEATURE_TRANSFER_DST_BIT},
        {VK_IMAGE_USAGE_SAMPLED_BIT, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT},
        {VK_IMAGE_USAGE_STORAGE_BIT, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT},
+       {VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT},
+       {VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+        VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT},
+       /* Transient attachments are ordinary memory here. */
+       {VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
+        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT},
    };
    for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
       if (usage & rules[i].usage) {
@@ -70,8 +83,8 @@ static bool usage_supported(VkImageUsageFlags usage, VkFormatFeatureFlags featur
          usage &= ~rules[i].usage;
       }
    }
-   /* Attachments (color, depth/stencil, input, transient) and the usages of
-    * extensions need features no format has: no graphics pipeline yet. */
+   /* Input attachments (the compiler has no subpassLoad) and the usages of
+    * extensions need what no format has. */
    return usage == 0;
 }
 
@@ -111,7 +124,7 @@ const char *vkppu_image_format_support(const struct vkppu_physical_device *pd, V
    if (!usage_supported(usage, flags & VK_IMAGE_CREATE_EXTENDED_USAGE_BIT
                                    ? vkppu_format_view_features(format, flags, linear)
                                    : features))
-      return "a usage needs a format feature the format lacks (attachments: no graphics yet)";
+      return "a usage needs a format feature the format lacks";
    bool cube = (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) != 0;
    if (cube && type != VK_IMAGE_TYPE_2D)
       return "CUBE_COMPATIBLE needs a 2D image";

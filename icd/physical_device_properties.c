@@ -59,14 +59,14 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .maxDescriptorSetStorageImages = 48,
     .maxDescriptorSetInputAttachments = 8,
     .maxVertexInputAttributes = 32,
-    .maxVertexInputBindings = 32,
+    .maxVertexInputBindings = DRV_ABI_MAX_VERTEX_BUFFERS, /* vertex-buffer records in cbank 0 */
     .maxVertexInputAttributeOffset = 2047,
     .maxVertexInputBindingStride = 2048,
     .maxVertexOutputComponents = 128,
     /* tessellationShader and geometryShader are not supported: 0. */
     .maxFragmentInputComponents = 128,
     .maxFragmentOutputAttachments = 8,
-    .maxFragmentDualSrcAttachments = 0, /* dualSrcBlend not supported */
+    .maxFragmentDualSrcAttachments = 1, /* dualSrcBlend: R4..R7 are the second source */
     .maxFragmentCombinedOutputResources = 16,
     .maxComputeSharedMemorySize = 49152,
     .maxComputeWorkGroupCount = {65535, 65535, 65535},
@@ -75,8 +75,8 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .subPixelPrecisionBits = 8,
     .subTexelPrecisionBits = 8,
     .mipmapPrecisionBits = 8,
-    .maxDrawIndexedIndexValue = (1u << 24) - 1, /* fullDrawIndexUint32 not supported */
-    .maxDrawIndirectCount = 1,                  /* multiDrawIndirect not supported */
+    .maxDrawIndexedIndexValue = UINT32_MAX, /* fullDrawIndexUint32 */
+    .maxDrawIndirectCount = UINT32_MAX,     /* multiDrawIndirect: INDIRECT_MAX_COUNT is 32-bit */
     .maxSamplerLodBias = 15.0f,
     .maxSamplerAnisotropy = 1.0f, /* samplerAnisotropy not supported */
     .maxViewports = 1,            /* multiViewport not supported */
@@ -118,10 +118,13 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .maxCullDistances = 0, /* shaderCullDistance not supported */
     .maxCombinedClipAndCullDistances = 0,
     .discreteQueuePriorities = 2,
-    .pointSizeRange = {1.0f, 1.0f}, /* largePoints not supported */
-    .lineWidthRange = {1.0f, 1.0f}, /* wideLines not supported */
-    .pointSizeGranularity = 0.0f,
-    .lineWidthGranularity = 0.0f,
+    /* largePoints, wideLines: points and wide lines are quadrilaterals of
+     * any float size through setup (raster_point_line.c), well inside the
+     * guard band at these sizes; the granularity is one subpixel step. */
+    .pointSizeRange = {1.0f, 64.0f},
+    .lineWidthRange = {1.0f, 16.0f},
+    .pointSizeGranularity = 1.0f / 256.0f,
+    .lineWidthGranularity = 1.0f / 256.0f,
     .strictLines = VK_FALSE,
     .standardSampleLocations = VK_TRUE,
     .optimalBufferCopyOffsetAlignment = 64,

@@ -105,8 +105,8 @@ VkImageUsageFlags vkppu_wsi_supported_usage(const struct vkppu_physical_device *
     * validation layer checks a swapchain's usage against
     * (VUID-VkSwapchainCreateInfoKHR-imageFormat-01778). The images are
     * linear when the usage allows, else block-linear (swapchain.c), so
-    * either way they can have it. COLOR_ATTACHMENT appears here once the
-    * format has the attachment feature. */
+    * either way they can have it (COLOR_ATTACHMENT included, the ROP's
+    * render targets being linear or block-linear). */
    static const VkImageUsageFlagBits candidates[] = {
        VK_IMAGE_USAGE_TRANSFER_SRC_BIT,     VK_IMAGE_USAGE_TRANSFER_DST_BIT,
        VK_IMAGE_USAGE_SAMPLED_BIT,          VK_IMAGE_USAGE_STORAGE_BIT,

@@ -73,17 +73,21 @@ static VkResult show(struct vkppu_swapchain *sc, uint32_t index)
 {
    bool bgra = vkppu_wsi_format_is_bgra(sc->format);
    uint64_t frame = sc->frames_shown++;
+   VkResult r = VK_SUCCESS;
    if (sc->x11) {
       /* X wants B, G, R, X bytes (wsi_x11.c checks the visual). */
       read_image(sc, index, (uint8_t *)vkppu_x11_presenter_pixels(sc->x11), !bgra, sc->opaque);
-      return vkppu_x11_presenter_put(sc->x11);
+      r = vkppu_x11_presenter_put(sc->x11);
    }
+   /* Window swapchains dump too when asked: a test can then check what an
+    * unmodified windowed program (vkcube) showed without grabbing the
+    * screen. */
    if (sc->png.enabled && frame % sc->png.every == 0) {
       read_image(sc, index, sc->rgba, bgra, sc->opaque);
       vkppu_png_dump_frame(sc->dev->instance, &sc->png, frame, sc->rgba, sc->extent.width,
                            sc->extent.height);
    }
-   return VK_SUCCESS;
+   return r;
 }
 
 /* Called with the lock held: the image at the head of the queue is done. */
@@ -142,13 +146,12 @@ VkResult vkppu_swapchain_start_presenting(struct vkppu_swapchain *sc)
           vkppu_x11_presenter_create(sc->x11_connection, sc->x11_window, sc->extent, &sc->x11);
       if (r != VK_SUCCESS)
          return r;
-   } else {
-      vkppu_png_dump_init(&sc->png);
-      if (sc->png.enabled) {
-         sc->rgba = malloc((size_t)sc->extent.width * sc->extent.height * 4);
-         if (!sc->rgba)
-            return VK_ERROR_OUT_OF_HOST_MEMORY;
-      }
+   }
+   vkppu_png_dump_init(&sc->png);
+   if (sc->png.enabled) {
+      sc->rgba = malloc((size_t)sc->extent.width * sc->extent.height * 4);
+      if (!sc->rgba)
+         return VK_ERROR_OUT_OF_HOST_MEMORY;
    }
    if (pthread_create(&sc->thread, NULL, presentation_thread, sc) != 0)
       return VK_ERROR_OUT_OF_HOST_MEMORY;

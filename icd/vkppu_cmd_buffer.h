@@ -9,6 +9,7 @@
 #include "pushbuffer.h"
 #include "shader_abi.h"
 #include "vkppu_device.h"
+#include "vkppu_gfx_state.h"
 
 struct vkppu_command_buffer;
 struct vkppu_pipeline;
@@ -59,7 +60,10 @@ struct vkppu_command_buffer {
       uint64_t set_va[DRV_ABI_MAX_SETS];
       uint32_t dynamic_offsets[DRV_ABI_MAX_DYNAMIC_BUFFERS];
       uint8_t push_constants[DRV_ABI_PUSH_CONSTANTS_SIZE];
-   } compute, ray_tracing;
+   } compute, ray_tracing, graphics;
+   /* Draw state: pipeline, dynamic values, vertex and index buffers, the
+    * render pass instance (vkppu_gfx_state.h). */
+   struct vkppu_gfx_cmd_state gfx;
    /* Host-assisted jobs (driver/host_job.h), referenced, in recording
     * order; each runs before segment `before_segment` of pb. */
    struct drv_host_job_ref *jobs;

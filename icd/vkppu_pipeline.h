@@ -10,6 +10,7 @@
 #include "vkppu_descriptor.h"
 
 struct drv_bo;
+struct vkppu_gfx_pipeline;
 
 struct vkppu_shader_module {
    struct vkppu_object base;
@@ -66,6 +67,9 @@ struct vkppu_pipeline {
    /* A pipeline library (VK_PIPELINE_CREATE_LIBRARY_BIT_KHR): no program,
     * only its stages and groups, compiled by the pipelines that link it. */
    struct vkppu_rt_source *library_source;
+   /* Graphics pipelines (graphics_pipeline.c, vkppu_graphics.h): state and
+    * program descriptors; both programs are in code_bo. */
+   struct vkppu_gfx_pipeline *gfx;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_pipeline, VkPipeline)
 

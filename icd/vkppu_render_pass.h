@@ -1,13 +1,11 @@
 /* VkRenderPass and VkFramebuffer: the core 1.0/1.1 render-pass objects.
  *
- * The device has no graphics engine yet, so these objects are only described,
- * never executed: vkCmdBeginRenderPass and the draw commands are not
- * implemented (docs/status.md, "Render passes"). They are still real objects
- * because Vulkan 1.1 requires the multiview feature, which lives in render
- * passes: creation copies and checks everything the application passed
+ * Creation copies and checks everything the application passed
  * (attachments, subpasses with their references, dependencies, multiview
- * view masks, view offsets and correlation masks), and a later graphics
- * pipeline reads them from here.
+ * view masks, view offsets and correlation masks). Graphics pipelines read
+ * their subpass from here, and render pass instances (cmd_render_pass.c,
+ * docs/graphics.md) the attachments and the framebuffer's views; multiview
+ * passes are objects only (pipelines refuse them).
  *
  * Each object is one allocation: the struct, then its arrays. No pointer the
  * application passed is kept.

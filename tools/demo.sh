@@ -3,7 +3,8 @@
 # Khronos loader: vulkaninfo, the transfer benchmark (arguments go to it, e.g.
 # --quick), a compute sample that writes out/mandelbrot.png, a textured
 # plane sampled through the texture unit (out/texture_checkerboard.png), ray-query AO on
-# the PPU model below the API, ray-query shadows (out/shadows_*.png), the AO sample on
+# the PPU model below the API, ray-query shadows (out/shadows_*.png), a rasterized scene
+# with ray-query shadows presented headless (out/hybrid_shadows.png), the AO sample on
 # lavapipe (out/ao_lavapipe.png) and finally through Vulkan on vkppu at 1024x1024
 # (out/ao_vkppu.png; its path is the last line printed).
 set -euo pipefail
@@ -27,6 +28,10 @@ build/tests/raytrace/bench_ao_model --width 256 --height 256 --threads 2 cornell
 echo "== ray-query hard shadows through Vulkan on vkppu (a light circling the scene, 4 frames)"
 build/samples/rq_shadows/rq_shadows --width 512 --height 384 --frames 4 --benchmark \
   --output out/shadows.png
+echo "== hybrid frame on vkppu: the scene rasterized, shadows traced by ray queries in the fragment"
+echo "   shader, 30 frames presented to a headless swapchain (frame rate; last frame as PNG)"
+build/samples/hybrid_shadows/hybrid_shadows --width 320 --height 240 --frames 30 \
+  --output out/hybrid_shadows.png
 echo "== the AO program as a plain Vulkan sample on lavapipe (a second implementation)"
 VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.json VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.json \
   build/samples/rq_ambient_occlusion/rq_ambient_occlusion --width 512 --height 512 --output out/ao_lavapipe.png \

@@ -133,9 +133,34 @@ static VkFormatFeatureFlags as_vertex_feature(VkFormat f)
    }
 }
 
+/* The vertex formats graphics pipelines fetch: the compiler's list
+ * (docs/compiler.md "Graphics stages"), not the texture format policy. */
+static VkFormatFeatureFlags vertex_feature(VkFormat f)
+{
+   static const VkFormat packed[] = {
+       VK_FORMAT_A2B10G10R10_UNORM_PACK32,
+       VK_FORMAT_A2B10G10R10_SNORM_PACK32,
+       VK_FORMAT_A2B10G10R10_USCALED_PACK32,
+       VK_FORMAT_A2B10G10R10_SSCALED_PACK32,
+       VK_FORMAT_A2B10G10R10_UINT_PACK32,
+       VK_FORMAT_A2B10G10R10_SINT_PACK32,
+       VK_FORMAT_B8G8R8A8_UNORM,
+   };
+   bool yes = IN_LIST(f, packed) ||
+              /* R8, R8G8 (each of the 6 kinds, not sRGB) */
+              (f >= VK_FORMAT_R8_UNORM && f <= VK_FORMAT_R8_SINT) ||
+              (f >= VK_FORMAT_R8G8_UNORM && f <= VK_FORMAT_R8G8_SINT) ||
+              (f >= VK_FORMAT_R8G8B8A8_UNORM && f <= VK_FORMAT_R8G8B8A8_SINT) ||
+              /* every 16-bit format of 1 to 4 components */
+              (f >= VK_FORMAT_R16_UNORM && f <= VK_FORMAT_R16G16B16A16_SFLOAT) ||
+              /* every 32-bit one */
+              (f >= VK_FORMAT_R32_UINT && f <= VK_FORMAT_R32G32B32A32_SFLOAT);
+   return yes ? VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT : 0;
+}
+
 static VkFormatProperties expected_features(VkFormat f)
 {
-   VkFormatProperties p = {.bufferFeatures = as_vertex_feature(f)};
+   VkFormatProperties p = {.bufferFeatures = as_vertex_feature(f) | vertex_feature(f)};
    enum policy_class c = policy_class(f);
    if (c == CLASS_NONE)
       return p;
@@ -155,6 +180,14 @@ static VkFormatProperties expected_features(VkFormat f)
       image |= VK_FORMAT_FEATURE_BLIT_DST_BIT;
    if (atomic)
       image |= VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT;
+   /* Render targets: uncompressed colour but E5B9G9R9 (blending all but
+    * integers); every depth/stencil format. */
+   if (c == CLASS_FLOAT || c == CLASS_INT ||
+       (c == CLASS_NO_STORAGE && f != VK_FORMAT_E5B9G9R9_UFLOAT_PACK32))
+      image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+               (c != CLASS_INT ? VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT : 0);
+   if (c == CLASS_DEPTH || c == CLASS_STENCIL)
+      image |= VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
    p.optimalTilingFeatures = image;
    if (c == CLASS_FLOAT || c == CLASS_INT || c == CLASS_NO_STORAGE) {
       p.linearTilingFeatures = image;
@@ -505,10 +538,10 @@ TEST_CASE(image_format_properties_follow_the_limits)
         VK_IMAGE_TILING_OPTIMAL, sampled, 0},
        {"R8G8B8 (no hardware format)", VK_FORMAT_R8G8B8_UNORM, VK_IMAGE_TYPE_2D,
         VK_IMAGE_TILING_OPTIMAL, sampled, 0},
-       {"color attachment", VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0},
-       {"depth attachment", VK_FORMAT_D32_SFLOAT, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 0},
+       {"color attachment of a BC format", VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_IMAGE_TYPE_2D,
+        VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0},
+       {"depth attachment of a colour format", VK_FORMAT_R32_SFLOAT, VK_IMAGE_TYPE_2D,
+        VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 0},
        {"input attachment", VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
         VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, 0},
        {"storage sRGB", VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,

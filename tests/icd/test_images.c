@@ -14,6 +14,7 @@
 #include "icd_test_device.h"
 #include "test_harness.h"
 #include "vkppu_acceleration_structure.h"
+#include "vkppu_graphics.h"
 #include "vkppu_image.h"
 #include "vkppu_memory.h"
 
@@ -115,9 +116,11 @@ TEST_CASE(format_table_maps_each_hardware_format_once_with_its_features2)
    struct rig r;
    REQUIRE(rig_init(&r));
    unsigned seen[PPU_TEX_FORMAT_COUNT] = {0};
-   const VkFormatFeatureFlags never =
-       VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT |
-       VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
+   /* Render targets are what the ROP writes: never a block-compressed or
+    * shared-exponent format; attachments of depth/stencil formats only for
+    * depth/stencil. */
+   const VkFormatFeatureFlags color_attachment =
+       VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
    for (VkFormat f = VK_FORMAT_UNDEFINED; f <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK + 1; f++) {
       const struct vkppu_format_info *info = vkppu_format_info(f);
       VkFormatProperties3 p3 = {.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
@@ -132,7 +135,8 @@ TEST_CASE(format_table_maps_each_hardware_format_once_with_its_features2)
               : 0;
       CHECK_MSG(p->optimalTilingFeatures == info->optimal &&
                     p->linearTilingFeatures == info->linear &&
-                    p->bufferFeatures == (info->buffer | as_vertex),
+                    (p->bufferFeatures & ~VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) ==
+                        (info->buffer | as_vertex),
                 "format %d: properties differ from the table", f);
       /* Bits 0..30 of the _2 flags are the 1.0 flags; bit 31 is
        * STORAGE_READ_WITHOUT_FORMAT, which has no 1.0 twin. */
@@ -141,10 +145,22 @@ TEST_CASE(format_table_maps_each_hardware_format_once_with_its_features2)
                     (p3.linearTilingFeatures & same) == p->linearTilingFeatures &&
                     (p3.bufferFeatures & same) == p->bufferFeatures,
                 "format %d: VkFormatProperties3 disagrees with VkFormatProperties", f);
-      CHECK_MSG(!((p->optimalTilingFeatures | p->linearTilingFeatures | p->bufferFeatures) & never),
-                "format %d reports rendering features", f);
+      const VkFormatFeatureFlags image = p->optimalTilingFeatures | p->linearTilingFeatures;
+      const bool ds_format = (info->aspects & VK_IMAGE_ASPECT_COLOR_BIT) == 0;
+      CHECK_MSG(!(image & color_attachment) ||
+                    (!ds_format && !ppu_tex_format_is_compressed(info->hw) &&
+                     info->hw != PPU_TEX_FORMAT_E5B9G9R9_UFLOAT),
+                "format %d is a colour attachment the ROP cannot write", f);
+      CHECK_MSG(!(image & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) || ds_format,
+                "format %d is a depth/stencil attachment without depth or stencil", f);
+      /* Vertex formats are the compiler's list, added to the buffer
+       * features like the acceleration-structure ones. */
+      CHECK_MSG(!(p->bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) ==
+                    !vkppu_vertex_format_supported(f),
+                "format %d: VERTEX_BUFFER differs from the compiler's list", f);
       if (info->hw == PPU_TEX_FORMAT_INVALID) {
-         CHECK_MSG(p3.optimalTilingFeatures == 0 && (p3.bufferFeatures & ~as_vertex) == 0,
+         CHECK_MSG(p3.optimalTilingFeatures == 0 &&
+                       (p3.bufferFeatures & ~as_vertex & ~VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT) == 0,
                    "format %d has no hardware format but features", f);
          continue;
       }
@@ -740,7 +756,7 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
       VkResult want;
    } cases[] = {
        {"ASTC", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
-       {"color attachment", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
+       {"input attachment", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"storage sRGB", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"4 samples", base, VK_ERROR_FEATURE_NOT_PRESENT},
        {"sparse", base, VK_ERROR_FEATURE_NOT_PRESENT},
@@ -774,7 +790,7 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
         VK_ERROR_OUT_OF_DEVICE_MEMORY},
    };
    cases[0].ci.format = VK_FORMAT_ASTC_4x4_UNORM_BLOCK;
-   cases[1].ci.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+   cases[1].ci.usage = VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
    cases[2].ci.format = VK_FORMAT_R8G8B8A8_SRGB;
    cases[2].ci.usage = VK_IMAGE_USAGE_STORAGE_BIT;
    cases[3].ci.samples = VK_SAMPLE_COUNT_4_BIT;

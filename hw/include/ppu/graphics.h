@@ -3,8 +3,7 @@
  * records that pass between the graphics units (vertex output records,
  * primitive records with plane equations, indirect draw arguments).
  * docs/graphics-hw.md describes the same contract in prose; keep the two in
- * step. The methods will move into ppu/methods.h when the graphics engine
- * decodes them; until then the front end faults every graphics method.
+ * step. The method numbers themselves are in ppu/methods.h.
  *
  * Enumerations that are a plain list of operations (compare ops, stencil ops,
  * blend factors and ops, logic ops) use the numbering of the graphics API the
@@ -16,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "ppu/methods.h"
+
 #define PPU_GFX_COLOR_TARGETS 8u
 #define PPU_GFX_VIEWPORTS 16u
 #define PPU_GFX_SUBPIXEL_BITS 8u  /* vertex positions snap to 1/256 pixel */
@@ -26,115 +27,8 @@
 #define PPU_GFX_MAX_ATTRIBUTES 32u /* vec4 attribute slots between vertex and fragment */
 #define PPU_GFX_MAX_CLIP_DISTANCES 8u
 
-/* ---------------------------------------------------------------------------
- * Graphics subchannel methods (word addresses). Groups are laid out so one
- * INCR header sets a whole group, as the copy engine's are.
- * ------------------------------------------------------------------------- */
-enum ppu_gfx_method {
-   /* Scratch memory of the draw: vertex output records and primitive records
-    * (the model's stand-in for the on-chip attribute buffers). */
-   PPU_GFX_SCRATCH_ADDR_LO = 0x000,
-   PPU_GFX_SCRATCH_ADDR_HI = 0x001,
-   PPU_GFX_SCRATCH_SIZE = 0x002, /* bytes, multiple of 256 */
-
-   /* Color target i: 8 words at COLOR_TARGET(i). A FORMAT of INVALID (0)
-    * disables the target. */
-   PPU_GFX_COLOR_TARGET_BASE = 0x100,
-   PPU_GFX_DEPTH_TARGET_BASE = 0x140, /* the same 8 words for depth/stencil */
-   PPU_GFX_SAMPLES_LOG2 = 0x150,      /* 0 (1x) or 2 (4x) for every target */
-   PPU_GFX_SAMPLE_MASK = 0x151,       /* bits 3..0: samples that may be covered */
-   PPU_GFX_RENDER_AREA_XY0 = 0x152,   /* x | y << 16: pixels outside are never touched */
-   PPU_GFX_RENDER_AREA_XY1 = 0x153,   /* exclusive corner */
-   /* Resolve targets (1x): the same 8 words; RESOLVE writes them. */
-   PPU_GFX_RESOLVE_TARGET_BASE = 0x180,
-   PPU_GFX_RESOLVE_DEPTH_TARGET_BASE = 0x1c0,
-
-   /* Viewport i: 8 float words at VIEWPORT(i): window = ndc * scale + offset;
-    * DEPTH_MIN/MAX is the depth clamp range. */
-   PPU_GFX_VIEWPORT_BASE = 0x200,
-   /* Scissor i: 2 words at SCISSOR(i): x0 | y0 << 16, x1 | y1 << 16 (exclusive). */
-   PPU_GFX_SCISSOR_BASE = 0x280,
-
-   /* Raster state. */
-   PPU_GFX_TOPOLOGY = 0x300,          /* enum ppu_gfx_topology */
-   PPU_GFX_PRIMITIVE_RESTART = 0x301, /* 1: the all-ones index restarts strips and fans */
-   PPU_GFX_PROVOKING_VERTEX = 0x302,  /* 0 first, 1 last */
-   PPU_GFX_CULL = 0x303,              /* PPU_GFX_CULL_* bits */
-   PPU_GFX_FRONT_FACE = 0x304,        /* enum ppu_gfx_front_face */
-   PPU_GFX_POLYGON_MODE = 0x305,      /* 0 fill, 1 line, 2 point */
-   PPU_GFX_DEPTH_CLAMP = 0x306,       /* 1: no near/far clipping; clamp to DEPTH_MIN/MAX */
-   PPU_GFX_DEPTH_BIAS_ENABLE = 0x307,
-   PPU_GFX_DEPTH_BIAS_CONSTANT = 0x308, /* float: units of the minimum resolvable difference */
-   PPU_GFX_DEPTH_BIAS_SLOPE = 0x309,    /* float: times the maximum depth slope */
-   PPU_GFX_DEPTH_BIAS_CLAMP = 0x30a,    /* float: 0 none, > 0 upper, < 0 lower bound */
-   PPU_GFX_LINE_WIDTH = 0x30b,          /* float, pixels */
-   PPU_GFX_RASTERIZER_DISCARD = 0x30c,  /* 1: primitives end after vertex work */
-   PPU_GFX_PIXEL_ORDER = 0x30d,         /* enum ppu_gfx_pixel_order */
-   PPU_GFX_SAMPLE_SHADING = 0x30e,      /* 1: one fragment invocation per covered sample */
-   PPU_GFX_CLIP_DISTANCE_MASK = 0x30f,  /* clip distances of the vertex record that clip */
-
-   /* Depth/stencil state (ZROP). */
-   PPU_GFX_DEPTH_TEST = 0x340,    /* bit 0 test, bit 1 write */
-   PPU_GFX_DEPTH_COMPARE = 0x341, /* enum ppu_gfx_compare_op */
-   PPU_GFX_DEPTH_BOUNDS_ENABLE = 0x342,
-   PPU_GFX_DEPTH_BOUNDS_MIN = 0x343, /* float */
-   PPU_GFX_DEPTH_BOUNDS_MAX = 0x344, /* float */
-   PPU_GFX_STENCIL_ENABLE = 0x345,
-   PPU_GFX_STENCIL_FRONT_OPS = 0x346,   /* PPU_GFX_STENCIL_OPS() */
-   PPU_GFX_STENCIL_FRONT_MASKS = 0x347, /* PPU_GFX_STENCIL_MASKS() */
-   PPU_GFX_STENCIL_BACK_OPS = 0x348,
-   PPU_GFX_STENCIL_BACK_MASKS = 0x349,
-
-   /* Blend state (CROP): 2 words per color target at BLEND(i), then shared. */
-   PPU_GFX_BLEND_BASE = 0x380,        /* BLEND_EQUATION, BLEND_CONTROL */
-   PPU_GFX_BLEND_CONSTANT_R = 0x3a0,  /* float; G, B, A follow */
-   PPU_GFX_LOGIC_OP = 0x3a4,          /* bit 4 enable, bits 3..0 enum ppu_gfx_logic_op */
-   PPU_GFX_ALPHA_TO_COVERAGE = 0x3a5, /* bit 0 alpha to coverage, bit 1 alpha to one */
-
-   /* Programs: VA of a struct ppu_gfx_program (256-byte aligned). */
-   PPU_GFX_VERTEX_PROGRAM_LO = 0x400,
-   PPU_GFX_VERTEX_PROGRAM_HI = 0x401,
-   PPU_GFX_FRAGMENT_PROGRAM_LO = 0x402,
-   PPU_GFX_FRAGMENT_PROGRAM_HI = 0x403,
-
-   /* Index buffer. */
-   PPU_GFX_INDEX_ADDR_LO = 0x440,
-   PPU_GFX_INDEX_ADDR_HI = 0x441,
-   PPU_GFX_INDEX_SIZE = 0x442,  /* bytes per index: 1, 2 or 4 */
-   PPU_GFX_INDEX_LIMIT = 0x443, /* indices in the buffer; beyond it an index reads 0 */
-
-   /* Draws. DRAW launches with the five state words before it. */
-   PPU_GFX_DRAW_FIRST = 0x480, /* first vertex, or first index when indexed */
-   PPU_GFX_DRAW_COUNT = 0x481, /* vertices or indices */
-   PPU_GFX_DRAW_FIRST_INSTANCE = 0x482,
-   PPU_GFX_DRAW_INSTANCE_COUNT = 0x483,
-   PPU_GFX_DRAW_VERTEX_OFFSET = 0x484, /* signed, added to each index */
-   PPU_GFX_DRAW = 0x485,               /* PPU_GFX_DRAW_FLAG_* */
-   PPU_GFX_INDIRECT_ADDR_LO = 0x486,
-   PPU_GFX_INDIRECT_ADDR_HI = 0x487,
-   PPU_GFX_INDIRECT_STRIDE = 0x488,    /* bytes between argument records */
-   PPU_GFX_INDIRECT_MAX_COUNT = 0x489, /* draws; with COUNT_FROM_MEMORY an upper bound */
-   PPU_GFX_INDIRECT_COUNT_ADDR_LO = 0x48a,
-   PPU_GFX_INDIRECT_COUNT_ADDR_HI = 0x48b,
-   PPU_GFX_DRAW_INDIRECT = 0x48c, /* PPU_GFX_DRAW_FLAG_* */
-
-   /* Occlusion queries: ZROP sample counts. */
-   PPU_GFX_QUERY_ADDR_LO = 0x4c0,
-   PPU_GFX_QUERY_ADDR_HI = 0x4c1,
-   PPU_GFX_QUERY_BEGIN = 0x4c2, /* data ignored: the sample counter restarts at 0 */
-   PPU_GFX_QUERY_END = 0x4c3,   /* data ignored: writes {count, 1} as a ppu_query_record */
-
-   /* Multisample resolve of the render area into the resolve targets. */
-   PPU_GFX_RESOLVE = 0x4d0, /* PPU_GFX_RESOLVE_* fields */
-
-   PPU_GFX_METHOD_END = 0x500,
-};
-
-#define PPU_GFX_COLOR_TARGET(i) (PPU_GFX_COLOR_TARGET_BASE + 8u * (i))
-#define PPU_GFX_RESOLVE_TARGET(i) (PPU_GFX_RESOLVE_TARGET_BASE + 8u * (i))
-#define PPU_GFX_VIEWPORT(i) (PPU_GFX_VIEWPORT_BASE + 8u * (i))
-#define PPU_GFX_SCISSOR(i) (PPU_GFX_SCISSOR_BASE + 2u * (i))
-#define PPU_GFX_BLEND(i) (PPU_GFX_BLEND_BASE + 2u * (i))
+/* The graphics subchannel's methods (enum ppu_gfx_method) are in
+ * ppu/methods.h with the other subchannels'. */
 
 /* Words of a render-target group (COLOR_TARGET(i) + word, DEPTH_TARGET_BASE + word). */
 enum ppu_gfx_target_word {

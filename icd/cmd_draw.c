@@ -1,0 +1,350 @@
+/* Draw commands: vkCmdBindVertexBuffers, vkCmdBindIndexBuffer, vkCmdDraw,
+ * vkCmdDrawIndexed, vkCmdDrawIndirect and vkCmdDrawIndexedIndirect.
+ *
+ * Each draw writes into upload memory the two program descriptors and a
+ * constant bank 0 (push constants, sets, dynamic offsets and the vertex
+ * buffer records of driver/shader_abi.h), then every state group of the
+ * graphics subchannel (docs/graphics-hw.md "Methods"): targets of the
+ * current subpass, render area, viewport, scissor, raster, depth/stencil
+ * and blend state, programs, index buffer; then DRAW or DRAW_INDIRECT.
+ * Writing everything per draw (about 150 words) keeps a draw independent
+ * of what other command buffers left latched in the channel. */
+#include "gpu_memory.h"
+#include "method_encoder.h"
+#include "vkppu_graphics.h"
+#include "vkppu_memory.h"
+
+static uint32_t f2u(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+static void emit(struct drv_pushbuf *pb, uint32_t method, uint32_t count, const uint32_t *words)
+{
+   uint32_t *p = drv_pushbuf_reserve(pb, count + 1);
+   if (!p)
+      return;
+   p[0] = PPU_MTHD_HDR(PPU_MTHD_INCR, PPU_SUBCH_GRAPHICS, method, count);
+   memcpy(p + 1, words, (size_t)count * 4);
+   drv_pushbuf_commit(pb, p + 1 + count);
+}
+
+/* A render-target group (8 words) for level and first layer of a view. */
+static void target_words(const struct vkppu_image_view *v, uint32_t w[8])
+{
+   const struct ppu_texture_header *h = &v->image->whole;
+   unsigned level = v->range.baseMipLevel;
+   uint64_t addr = h->address + ppu_tex_level_offset(h, level);
+   w[0] = drv_lo32(addr);
+   w[1] = drv_hi32(addr);
+   w[2] = vkppu_format_info(v->format)->hw;
+   w[3] = h->layout | ppu_tex_level_block_height_log2(h, level) << 8;
+   w[4] = h->row_pitch;
+   w[5] = ppu_tex_level_extent(h->width, level) | ppu_tex_level_extent(h->height, level) << 16;
+   w[6] = (uint32_t)(h->layer_stride >> 9);
+   w[7] = v->range.baseArrayLayer;
+}
+
+static const struct vkppu_image_view *attachment_view(const struct vkppu_gfx_cmd_state *s,
+                                                      uint32_t a)
+{
+   if (a == VK_ATTACHMENT_UNUSED || a >= s->framebuffer->attachment_count)
+      return NULL;
+   return s->framebuffer->attachments[a];
+}
+
+static uint32_t clamp_coord(int64_t v)
+{
+   return v < 0 ? 0u : v > PPU_GFX_MAX_FRAMEBUFFER ? PPU_GFX_MAX_FRAMEBUFFER : (uint32_t)v;
+}
+
+/* Targets, render area, viewport and scissor; returns the mask of enabled
+ * color targets. */
+static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
+                             const struct vkppu_gfx_pipeline *g)
+{
+   const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
+   uint32_t t[9 * 8] = {0}; /* COLOR_TARGET(0..7), DEPTH_TARGET: contiguous */
+   uint32_t enabled = 0;
+   for (uint32_t i = 0; i < sp->color_count && i < PPU_GFX_COLOR_TARGETS; i++) {
+      const struct vkppu_image_view *v = attachment_view(s, sp->colors[i].attachment);
+      if (v) {
+         target_words(v, &t[8 * i]);
+         enabled |= 1u << i;
+      }
+   }
+   if (sp->has_depth_stencil) {
+      const struct vkppu_image_view *v = attachment_view(s, sp->depth_stencil.attachment);
+      if (v)
+         target_words(v, &t[64]);
+   }
+   emit(pb, PPU_GFX_COLOR_TARGET_BASE, 72, t);
+
+   const VkRect2D *ra = &s->render_area;
+   uint32_t x0 = clamp_coord(ra->offset.x), y0 = clamp_coord(ra->offset.y);
+   uint32_t x1 = clamp_coord((int64_t)ra->offset.x + ra->extent.width);
+   uint32_t y1 = clamp_coord((int64_t)ra->offset.y + ra->extent.height);
+   const uint32_t area[4] = {0, g->sample_mask, x0 | y0 << 16, x1 | y1 << 16};
+   emit(pb, PPU_GFX_SAMPLES_LOG2, 4, area);
+
+   const VkViewport *vp =
+       (g->dynamic & VKPPU_DYN_VIEWPORT) ? &s->dynamic.viewport : &g->values.viewport;
+   float dmin = vp->minDepth < vp->maxDepth ? vp->minDepth : vp->maxDepth;
+   float dmax = vp->minDepth < vp->maxDepth ? vp->maxDepth : vp->minDepth;
+   const uint32_t view[8] = {f2u(vp->width / 2),
+                             f2u(vp->height / 2),
+                             f2u(vp->maxDepth - vp->minDepth),
+                             f2u(vp->x + vp->width / 2),
+                             f2u(vp->y + vp->height / 2),
+                             f2u(vp->minDepth),
+                             f2u(dmin),
+                             f2u(dmax)};
+   emit(pb, PPU_GFX_VIEWPORT(0), 8, view);
+
+   const VkRect2D *sc = (g->dynamic & VKPPU_DYN_SCISSOR) ? &s->dynamic.scissor : &g->values.scissor;
+   uint32_t sx0 = clamp_coord(sc->offset.x), sy0 = clamp_coord(sc->offset.y);
+   uint32_t sx1 = clamp_coord((int64_t)sc->offset.x + sc->extent.width);
+   uint32_t sy1 = clamp_coord((int64_t)sc->offset.y + sc->extent.height);
+   const uint32_t scissor[2] = {sx0 | sy0 << 16, sx1 | sy1 << 16};
+   emit(pb, PPU_GFX_SCISSOR(0), 2, scissor);
+   return enabled;
+}
+
+static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
+                                const struct vkppu_gfx_pipeline *g)
+{
+   const struct vkppu_gfx_dynamic *d = &s->dynamic, *p = &g->values;
+   const float *bias = (g->dynamic & VKPPU_DYN_DEPTH_BIAS) ? d->depth_bias : p->depth_bias;
+   const float line = (g->dynamic & VKPPU_DYN_LINE_WIDTH) ? d->line_width : p->line_width;
+   const uint32_t raster[16] = {
+       g->topology,
+       g->primitive_restart,
+       0, /* provoking vertex: first, as Vulkan's default */
+       g->cull,
+       g->front_face,
+       g->polygon_mode,
+       g->depth_clamp,
+       g->depth_bias_enable,
+       f2u(bias[0]),
+       f2u(bias[2]),
+       f2u(bias[1]),
+       /* LINE_WIDTH takes a positive float: lineWidthRange keeps valid
+        * widths inside [1, 16]; others are invalid usage. */
+       f2u(line >= 1.0f && line <= 16.0f ? line : 1.0f),
+       g->rasterizer_discard,
+       0, /* pixel order: ordered */
+       0, /* no sample shading */
+       g->clip_distance_mask,
+   };
+   emit(pb, PPU_GFX_TOPOLOGY, 16, raster);
+
+   const uint32_t *cmp = (g->dynamic & VKPPU_DYN_STENCIL_COMPARE_MASK) ? d->stencil_compare_mask
+                                                                       : p->stencil_compare_mask;
+   const uint32_t *wr =
+       (g->dynamic & VKPPU_DYN_STENCIL_WRITE_MASK) ? d->stencil_write_mask : p->stencil_write_mask;
+   const uint32_t *ref =
+       (g->dynamic & VKPPU_DYN_STENCIL_REFERENCE) ? d->stencil_reference : p->stencil_reference;
+   static const float no_bounds[2] = {0.0f, 1.0f};
+   const float *bounds = !g->depth_bounds_enable                 ? no_bounds
+                         : (g->dynamic & VKPPU_DYN_DEPTH_BOUNDS) ? d->depth_bounds
+                                                                 : p->depth_bounds;
+   const uint32_t zs[10] = {
+       g->depth_test,          g->depth_compare,
+       g->depth_bounds_enable, f2u(bounds[0]),
+       f2u(bounds[1]),         g->stencil_enable,
+       g->stencil_ops[0],      PPU_GFX_STENCIL_MASKS(cmp[0] & 0xffu, wr[0] & 0xffu, ref[0] & 0xffu),
+       g->stencil_ops[1],      PPU_GFX_STENCIL_MASKS(cmp[1] & 0xffu, wr[1] & 0xffu, ref[1] & 0xffu),
+   };
+   emit(pb, PPU_GFX_DEPTH_TEST, 10, zs);
+
+   emit(pb, PPU_GFX_BLEND_BASE, 2 * PPU_GFX_COLOR_TARGETS, &g->blend[0][0]);
+   const float *bc =
+       (g->dynamic & VKPPU_DYN_BLEND_CONSTANTS) ? d->blend_constants : p->blend_constants;
+   const uint32_t blend_shared[6] = {f2u(bc[0]), f2u(bc[1]),  f2u(bc[2]),
+                                     f2u(bc[3]), g->logic_op, g->alpha_to_coverage};
+   emit(pb, PPU_GFX_BLEND_CONSTANT_R, 6, blend_shared);
+}
+
+/* Everything but the draw method itself; false when nothing can be drawn
+ * (no pipeline, no render pass, out of memory). */
+static bool prepare_draw(struct vkppu_command_buffer *cmd)
+{
+   struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   if (!s->pipeline || !s->pipeline->gfx || !s->pass || !s->framebuffer)
+      return false; /* VUID-vkCmdDraw-None-08606, renderpass */
+   const struct vkppu_gfx_pipeline *g = s->pipeline->gfx;
+   if (!s->scratch_va) {
+      void *unused;
+      if (!vkppu_cmd_upload_alloc(cmd, VKPPU_GFX_SCRATCH_BYTES, 256, &s->scratch_va, &unused))
+         return false;
+   }
+   /* Descriptors and constant bank 0 of this draw. */
+   uint64_t va;
+   void *map;
+   const uint32_t bytes = 2 * PPU_GFX_PROGRAM_SIZE + DRV_ABI_GFX_CBANK0_SIZE;
+   if (!vkppu_cmd_upload_alloc(cmd, bytes, PPU_GFX_PROGRAM_SIZE, &va, &map))
+      return false;
+   uint8_t *cbank = (uint8_t *)map + 2 * PPU_GFX_PROGRAM_SIZE;
+   const uint64_t cbank_va = va + 2 * PPU_GFX_PROGRAM_SIZE;
+   const struct vkppu_bind_state *b = &cmd->graphics;
+   memset(cbank, 0, DRV_ABI_GFX_CBANK0_SIZE);
+   memcpy(cbank + DRV_ABI_CBANK_PUSH_CONSTANTS, b->push_constants, DRV_ABI_PUSH_CONSTANTS_SIZE);
+   memcpy(cbank + DRV_ABI_CBANK_SET_ADDRESSES, b->set_va, sizeof(b->set_va));
+   memcpy(cbank + DRV_ABI_CBANK_DYNAMIC_OFFSETS, b->dynamic_offsets, sizeof(b->dynamic_offsets));
+   for (uint32_t i = 0; i < DRV_ABI_MAX_VERTEX_BUFFERS; i++) {
+      uint64_t size = s->vertex_buffers[i].size;
+      struct drv_vertex_buffer_record rec = {
+          .address = s->vertex_buffers[i].va,
+          .size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size,
+          .stride = g->vertex_stride[i],
+      };
+      memcpy(cbank + DRV_ABI_CBANK_VERTEX_BUFFERS + i * DRV_ABI_VERTEX_BUFFER_RECORD, &rec,
+             sizeof(rec));
+   }
+
+   struct drv_pushbuf *pb = &cmd->pb;
+   const uint32_t scratch[3] = {drv_lo32(s->scratch_va), drv_hi32(s->scratch_va), g->scratch_size};
+   emit(pb, PPU_GFX_SCRATCH_ADDR_LO, 3, scratch);
+   uint32_t enabled = emit_targets(pb, s, g);
+   emit_fixed_function(pb, s, g);
+
+   struct ppu_gfx_program vd = g->vertex, fd = g->fragment;
+   vd.cbank[0].va = cbank_va;
+   vd.cbank[0].size = DRV_ABI_GFX_CBANK0_SIZE;
+   memcpy(map, &vd, sizeof(vd));
+   uint64_t fs_va = 0;
+   if (fd.program_va) {
+      fd.cbank[0].va = cbank_va;
+      fd.cbank[0].size = DRV_ABI_GFX_CBANK0_SIZE;
+      /* Outputs without a target (VK_ATTACHMENT_UNUSED, or beyond the
+       * subpass's attachments) are discarded, as Vulkan says. */
+      fd.output_mask &= enabled;
+      memcpy((uint8_t *)map + PPU_GFX_PROGRAM_SIZE, &fd, sizeof(fd));
+      fs_va = va + PPU_GFX_PROGRAM_SIZE;
+   }
+   const uint32_t programs[4] = {drv_lo32(va), drv_hi32(va), drv_lo32(fs_va), drv_hi32(fs_va)};
+   emit(pb, PPU_GFX_VERTEX_PROGRAM_LO, 4, programs);
+   return true;
+}
+
+static void emit_index_buffer(struct vkppu_command_buffer *cmd)
+{
+   const struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   uint64_t limit = s->index_bytes ? s->index_size / s->index_bytes : 0;
+   const uint32_t w[4] = {drv_lo32(s->index_va), drv_hi32(s->index_va),
+                          s->index_bytes ? s->index_bytes : 4u,
+                          limit > UINT32_MAX ? UINT32_MAX : (uint32_t)limit};
+   emit(&cmd->pb, PPU_GFX_INDEX_ADDR_LO, 4, w);
+}
+
+static void draw(struct vkppu_command_buffer *cmd, uint32_t first, uint32_t count,
+                 uint32_t first_instance, uint32_t instances, int32_t vertex_offset, bool indexed)
+{
+   if (count == 0 || instances == 0 || !prepare_draw(cmd))
+      return;
+   if (indexed)
+      emit_index_buffer(cmd);
+   const uint32_t w[6] = {first,
+                          count,
+                          first_instance,
+                          instances,
+                          (uint32_t)vertex_offset,
+                          indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u};
+   emit(&cmd->pb, PPU_GFX_DRAW_FIRST, 6, w);
+}
+
+static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkDeviceSize offset,
+                          uint32_t draw_count, uint32_t stride, bool indexed)
+{
+   if (draw_count == 0 || !prepare_draw(cmd))
+      return;
+   if (indexed)
+      emit_index_buffer(cmd);
+   uint32_t record = indexed ? sizeof(struct ppu_gfx_draw_indexed_indirect)
+                             : sizeof(struct ppu_gfx_draw_indirect);
+   /* With one draw the stride is unused (Vulkan allows any). */
+   if (draw_count <= 1)
+      stride = record;
+   uint64_t args = vkppu_buffer_address(buffer, offset);
+   const uint32_t w[7] = {drv_lo32(args),
+                          drv_hi32(args),
+                          stride,
+                          draw_count,
+                          0,
+                          0,
+                          indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u};
+   emit(&cmd->pb, PPU_GFX_INDIRECT_ADDR_LO, 7, w);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindVertexBuffers(VkCommandBuffer commandBuffer,
+                                                      uint32_t firstBinding, uint32_t bindingCount,
+                                                      const VkBuffer *pBuffers,
+                                                      const VkDeviceSize *pOffsets)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   for (uint32_t i = 0; i < bindingCount; i++) {
+      uint32_t b = firstBinding + i;
+      if (b >= DRV_ABI_MAX_VERTEX_BUFFERS)
+         break; /* VUID-vkCmdBindVertexBuffers-firstBinding-00624 */
+      const struct vkppu_buffer *buf = vkppu_buffer_from_handle(pBuffers[i]);
+      if (!buf || pOffsets[i] > buf->size) {
+         cmd->gfx.vertex_buffers[b].va = 0; /* nullDescriptor style: unbound */
+         cmd->gfx.vertex_buffers[b].size = 0;
+         continue;
+      }
+      cmd->gfx.vertex_buffers[b].va = buf->va + pOffsets[i];
+      cmd->gfx.vertex_buffers[b].size = buf->size - pOffsets[i];
+   }
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindIndexBuffer(VkCommandBuffer commandBuffer, VkBuffer buffer,
+                                                    VkDeviceSize offset, VkIndexType indexType)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   VKPPU_FROM_HANDLE(vkppu_buffer, buf, buffer);
+   struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   s->index_bytes = indexType == VK_INDEX_TYPE_UINT16      ? 2u
+                    : indexType == VK_INDEX_TYPE_UINT8_EXT ? 1u
+                                                           : 4u;
+   if (!buf || offset > buf->size) {
+      s->index_va = 0;
+      s->index_size = 0;
+      return;
+   }
+   s->index_va = buf->va + offset;
+   s->index_size = buf->size - offset;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDraw(VkCommandBuffer commandBuffer, uint32_t vertexCount,
+                                         uint32_t instanceCount, uint32_t firstVertex,
+                                         uint32_t firstInstance)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   draw(cmd, firstVertex, vertexCount, firstInstance, instanceCount, 0, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexed(VkCommandBuffer commandBuffer, uint32_t indexCount,
+                                                uint32_t instanceCount, uint32_t firstIndex,
+                                                int32_t vertexOffset, uint32_t firstInstance)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   draw(cmd, firstIndex, indexCount, firstInstance, instanceCount, vertexOffset, true);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndirect(VkCommandBuffer commandBuffer, VkBuffer buffer,
+                                                 VkDeviceSize offset, uint32_t drawCount,
+                                                 uint32_t stride)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   draw_indirect(cmd, buffer, offset, drawCount, stride, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer,
+                                                        VkBuffer buffer, VkDeviceSize offset,
+                                                        uint32_t drawCount, uint32_t stride)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   draw_indirect(cmd, buffer, offset, drawCount, stride, true);
+}

@@ -1,0 +1,114 @@
+/* Render pass instances: vkCmdBeginRenderPass(2), vkCmdNextSubpass(2),
+ * vkCmdEndRenderPass(2).
+ *
+ * Beginning records the pass, framebuffer and render area that draws take
+ * their targets from (cmd_draw.c) and performs the load op CLEAR of every
+ * attachment over the render area (cmd_clear_rect.c). Clearing all of them
+ * at the start is what Vulkan's "first use" rule amounts to: nothing can
+ * touch an attachment before the subpass that first uses it. LOAD needs
+ * nothing, DONT_CARE leaves the contents as they are (any contents are
+ * allowed), and every store op keeps what the ROP wrote in memory. Subpass
+ * boundaries and the end of the pass are WAIT_FOR_IDLE, which covers every
+ * subpass dependency (the functional model runs each draw to completion
+ * anyway). Samples are 1 per pixel, so there is nothing to resolve. */
+#include "method_encoder.h"
+#include "vkppu_graphics.h"
+
+/* The load-op clears of one attachment over the render area. */
+static void load_clear(struct vkppu_command_buffer *cmd, const struct vkppu_render_pass *pass,
+                       const struct vkppu_framebuffer *fb, uint32_t a, const VkRect2D *area,
+                       const VkClearValue *values, uint32_t value_count)
+{
+   const struct vkppu_render_pass_attachment *att = &pass->attachments[a];
+   const struct vkppu_image_view *view = fb->attachments[a];
+   VkImageAspectFlags has = vkppu_format_info(att->format)->aspects;
+   VkImageAspectFlags aspects = 0;
+   if ((has & (VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT)) &&
+       att->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      aspects |= has & (VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT);
+   if ((has & VK_IMAGE_ASPECT_STENCIL_BIT) && att->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
+   if (!aspects || !view || a >= value_count)
+      return; /* VUID-VkRenderPassBeginInfo-clearValueCount-00902 */
+   uint32_t value[4];
+   vkppu_clear_value_words(&values[a], aspects, value);
+   vkppu_cmd_clear_view_rect(cmd, view, aspects, area, 0, fb->layers, value);
+}
+
+static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo *info)
+{
+   struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   s->pass = vkppu_render_pass_from_handle(info->renderPass);
+   s->framebuffer = vkppu_framebuffer_from_handle(info->framebuffer);
+   s->subpass = 0;
+   s->render_area = info->renderArea;
+   if (!s->pass || !s->framebuffer ||
+       s->framebuffer->attachment_count < s->pass->attachment_count) {
+      s->pass = NULL; /* invalid: draws record nothing */
+      return;
+   }
+   drv_emit_wait_for_idle(&cmd->pb);
+   for (uint32_t a = 0; a < s->pass->attachment_count; a++)
+      load_clear(cmd, s->pass, s->framebuffer, a, &info->renderArea, info->pClearValues,
+                 info->clearValueCount);
+}
+
+static void end(struct vkppu_command_buffer *cmd)
+{
+   drv_emit_wait_for_idle(&cmd->pb);
+   cmd->gfx.pass = NULL;
+   cmd->gfx.framebuffer = NULL;
+}
+
+static void next(struct vkppu_command_buffer *cmd)
+{
+   drv_emit_wait_for_idle(&cmd->pb);
+   if (cmd->gfx.pass && cmd->gfx.subpass + 1 < cmd->gfx.pass->subpass_count)
+      cmd->gfx.subpass++;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginRenderPass(VkCommandBuffer commandBuffer,
+                                                    const VkRenderPassBeginInfo *pRenderPassBegin,
+                                                    VkSubpassContents contents)
+{
+   /* Secondaries that continue the pass know it from their inheritance
+    * info (command_buffer.c). */
+   (void)contents;
+   begin(vkppu_command_buffer_from_handle(commandBuffer), pRenderPassBegin);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginRenderPass2(VkCommandBuffer commandBuffer,
+                                                     const VkRenderPassBeginInfo *pRenderPassBegin,
+                                                     const VkSubpassBeginInfo *pSubpassBeginInfo)
+{
+   (void)pSubpassBeginInfo;
+   begin(vkppu_command_buffer_from_handle(commandBuffer), pRenderPassBegin);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdNextSubpass(VkCommandBuffer commandBuffer,
+                                                VkSubpassContents contents)
+{
+   (void)contents;
+   next(vkppu_command_buffer_from_handle(commandBuffer));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdNextSubpass2(VkCommandBuffer commandBuffer,
+                                                 const VkSubpassBeginInfo *pSubpassBeginInfo,
+                                                 const VkSubpassEndInfo *pSubpassEndInfo)
+{
+   (void)pSubpassBeginInfo;
+   (void)pSubpassEndInfo;
+   next(vkppu_command_buffer_from_handle(commandBuffer));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndRenderPass(VkCommandBuffer commandBuffer)
+{
+   end(vkppu_command_buffer_from_handle(commandBuffer));
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndRenderPass2(VkCommandBuffer commandBuffer,
+                                                   const VkSubpassEndInfo *pSubpassEndInfo)
+{
+   (void)pSubpassEndInfo;
+   end(vkppu_command_buffer_from_handle(commandBuffer));
+}

@@ -1,0 +1,285 @@
+/* vkCreateGraphicsPipelines: the vertex and fragment stages compiled and
+ * linked by drv_compile_graphics (driver/compiler/compiler.h) against the
+ * pipeline layout's ABI and the vertex input state, both programs copied
+ * into one GPU buffer, the program descriptors (hw/include/ppu/graphics.h)
+ * prepared, and the fixed-function state translated
+ * (graphics_pipeline_state.c). Graphics programs are not put in the
+ * pipeline cache: their key would also hold the vertex input state.
+ *
+ * Every failure (a missing stage, an unsupported vertex format, a compile
+ * error, a state the device does not support) is reported through the
+ * debug messenger with its reason and returns an error: never a crash. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "compiler.h"
+#include "gpu_memory.h"
+#include "program_names.h"
+#include "vkppu_graphics.h"
+
+#define MAX_REGISTERS_PER_THREAD 255u
+
+static VkResult fail(struct vkppu_device *dev, const char *what)
+{
+   vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                "vkCreateGraphicsPipelines: %s", what);
+   return VK_ERROR_UNKNOWN;
+}
+
+static const char *pipeline_debug_name(const void *owner)
+{
+   const struct vkppu_pipeline *pipe = owner;
+   return pipe->base.debug_name;
+}
+
+struct stage_source {
+   const struct vkppu_shader_module *module;
+   const char *entry;
+   struct drv_spec_value spec[VKPPU_MAX_SPEC_VALUES];
+   uint32_t spec_count;
+};
+
+/* The vertex input state as the compiler takes it; NULL or a reason. */
+static const char *vertex_input(const VkPipelineVertexInputStateCreateInfo *vi,
+                                struct drv_vertex_attribute *attrs, uint32_t *attr_count,
+                                struct drv_vertex_binding *binds, uint32_t *bind_count,
+                                uint32_t stride[DRV_ABI_MAX_VERTEX_BUFFERS])
+{
+   *attr_count = *bind_count = 0;
+   if (!vi)
+      return NULL;
+   if (vi->vertexBindingDescriptionCount > DRV_ABI_MAX_VERTEX_BUFFERS ||
+       vi->vertexAttributeDescriptionCount > DRV_GFX_MAX_SLOTS)
+      return "too many vertex bindings or attributes";
+   for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; i++) {
+      const VkVertexInputBindingDescription *b = &vi->pVertexBindingDescriptions[i];
+      if (b->binding >= DRV_ABI_MAX_VERTEX_BUFFERS)
+         return "a vertex binding number is beyond maxVertexInputBindings";
+      binds[i] = (struct drv_vertex_binding){
+          .binding = b->binding,
+          .per_instance = b->inputRate == VK_VERTEX_INPUT_RATE_INSTANCE,
+          .divisor = 1,
+      };
+      stride[b->binding] = b->stride;
+   }
+   *bind_count = vi->vertexBindingDescriptionCount;
+   for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount; i++) {
+      const VkVertexInputAttributeDescription *a = &vi->pVertexAttributeDescriptions[i];
+      if (!vkppu_vertex_format_supported(a->format))
+         return "a vertex attribute's format has no VERTEX_BUFFER feature";
+      if (a->binding >= DRV_ABI_MAX_VERTEX_BUFFERS)
+         return "a vertex attribute names a binding beyond maxVertexInputBindings";
+      attrs[i] = (struct drv_vertex_attribute){
+          .location = a->location, .binding = a->binding, .format = a->format, .offset = a->offset};
+   }
+   *attr_count = vi->vertexAttributeDescriptionCount;
+   return NULL;
+}
+
+/* A descriptor for one compiled program at va (cbank[0] is the draw's). */
+static struct ppu_gfx_program descriptor(const struct drv_shader_binary *b,
+                                         const struct drv_graphics_program_info *info, uint64_t va)
+{
+   struct ppu_gfx_program d;
+   memset(&d, 0, sizeof(d));
+   d.version = PPU_GFX_PROGRAM_VERSION;
+   d.flags = info->flags;
+   d.program_va = va;
+   d.register_count = b->register_count;
+   d.attribute_count = info->attribute_count;
+   d.local_memory_size = b->local_memory_size;
+   d.output_mask = info->output_mask;
+   d.interpolation = info->interpolation;
+   d.centroid_mask = info->centroid_mask;
+   return d;
+}
+
+#ifdef VKPPU_HAVE_COMPILER
+static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
+                                   const VkGraphicsPipelineCreateInfo *ci,
+                                   const struct stage_source *vs, const struct stage_source *fs,
+                                   const struct drv_pipeline_abi *abi)
+{
+   struct drv_vertex_attribute attrs[DRV_GFX_MAX_SLOTS];
+   struct drv_vertex_binding binds[DRV_ABI_MAX_VERTEX_BUFFERS];
+   uint32_t attr_count, bind_count;
+   const char *why = vertex_input(ci->pVertexInputState, attrs, &attr_count, binds, &bind_count,
+                                  pipe->gfx->vertex_stride);
+   if (why)
+      return fail(dev, why);
+   uint32_t flags = 0;
+   const char *dbg = getenv("VKPPU_DEBUG"); /* as compute pipelines (docs/compiler.md) */
+   if (dbg && strstr(dbg, "ir"))
+      flags |= DRV_COMPILE_DEBUG_PRINT_IR;
+   if (dbg && strstr(dbg, "isa"))
+      flags |= DRV_COMPILE_DEBUG_PRINT_ISA;
+   struct drv_graphics_compile_request req = {
+       .vertex = {.spirv = vs->module->words,
+                  .word_count = vs->module->word_count,
+                  .entry_point = vs->entry,
+                  .spec = vs->spec,
+                  .spec_count = vs->spec_count,
+                  .abi = abi,
+                  .max_registers = MAX_REGISTERS_PER_THREAD,
+                  .debug_flags = flags},
+       .attributes = attrs,
+       .attribute_count = attr_count,
+       .bindings = binds,
+       .binding_count = bind_count,
+       .samples = 1,
+   };
+   if (fs)
+      req.fragment = (struct drv_compile_request){.spirv = fs->module->words,
+                                                  .word_count = fs->module->word_count,
+                                                  .entry_point = fs->entry,
+                                                  .spec = fs->spec,
+                                                  .spec_count = fs->spec_count,
+                                                  .abi = abi,
+                                                  .max_registers = MAX_REGISTERS_PER_THREAD,
+                                                  .debug_flags = flags};
+   struct drv_graphics_binary bin;
+   memset(&bin, 0, sizeof(bin));
+   char err[512] = "";
+   if (drv_compile_graphics(&req, &bin, err, sizeof(err)) != 0) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateGraphicsPipelines: cannot compile the shaders: %s", err);
+      return VK_ERROR_UNKNOWN;
+   }
+   const bool has_fs = bin.fragment.code != NULL;
+   if (bin.vertex.register_count == 0 || bin.vertex.register_count > MAX_REGISTERS_PER_THREAD ||
+       (has_fs && (bin.fragment.register_count == 0 ||
+                   bin.fragment.register_count > MAX_REGISTERS_PER_THREAD))) {
+      drv_graphics_binary_free(&bin);
+      return fail(dev, "a stage needs more registers than a thread has");
+   }
+   /* Vertex code, then fragment code on a 256-byte boundary. */
+   uint64_t vs_bytes = (uint64_t)bin.vertex.code_words * 4;
+   uint64_t fs_offset = (vs_bytes + 255u) & ~(uint64_t)255u;
+   uint64_t total = fs_offset + (has_fs ? (uint64_t)bin.fragment.code_words * 4 : 0);
+   enum drv_result dr =
+       drv_bo_create(dev->drv, total, DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &pipe->code_bo);
+   if (dr != DRV_SUCCESS) {
+      drv_graphics_binary_free(&bin);
+      return vkppu_result_from_drv(dr);
+   }
+   memcpy(pipe->code_bo->map, bin.vertex.code, vs_bytes);
+   if (has_fs)
+      memcpy(pipe->code_bo->map + fs_offset, bin.fragment.code,
+             (size_t)bin.fragment.code_words * 4);
+   struct vkppu_gfx_pipeline *g = pipe->gfx;
+   g->vertex = descriptor(&bin.vertex, &bin.vertex_info, pipe->code_bo->va);
+   if (has_fs)
+      g->fragment = descriptor(&bin.fragment, &bin.fragment_info, pipe->code_bo->va + fs_offset);
+   g->clip_distance_mask = (1u << bin.clip_distance_count) - 1u;
+   uint32_t slots = bin.vertex_info.attribute_count;
+   g->scratch_size =
+       (32u * PPU_GFX_VERTEX_STRIDE(slots) + PPU_GFX_PRIMITIVE_STRIDE(slots) + 255u) & ~255u;
+   pipe->program = (struct vkppu_program_info){.code_words = (uint32_t)(total / 4),
+                                               .register_count = bin.vertex.register_count,
+                                               .local_memory_size = bin.vertex.local_memory_size};
+   drv_graphics_binary_free(&bin);
+   char name[DRV_PROGRAM_NAME_SIZE];
+   snprintf(name, sizeof(name), "graphics pipeline 0x%" PRIx64 " (vertex %s, fragment %s)",
+            (uint64_t)(uintptr_t)pipe, vs->entry, fs ? fs->entry : "none");
+   dr = drv_program_register(dev->drv, pipe->code_bo->va, total, name, pipeline_debug_name, pipe);
+   return dr == DRV_SUCCESS ? VK_SUCCESS : vkppu_result_from_drv(dr);
+}
+#endif
+
+static VkResult create_pipeline(struct vkppu_device *dev, const VkGraphicsPipelineCreateInfo *ci,
+                                const VkAllocationCallbacks *pAllocator, VkPipeline *out)
+{
+   const struct vkppu_pipeline_layout *layout = vkppu_pipeline_layout_from_handle(ci->layout);
+   const struct vkppu_render_pass *pass = vkppu_render_pass_from_handle(ci->renderPass);
+   if (!layout)
+      return fail(dev, "a pipeline layout is required");
+   if (!pass || ci->subpass >= pass->subpass_count)
+      return fail(dev, "a render pass and one of its subpasses are required "
+                       "(VK_KHR_dynamic_rendering is not supported)");
+   const struct vkppu_subpass *sp = &pass->subpasses[ci->subpass];
+   if (pass->multiview)
+      return fail(dev, "multiview render passes cannot be drawn in yet");
+
+   struct stage_source *src = calloc(2, sizeof(*src));
+   if (!src)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   struct stage_source *vs = NULL, *fs = NULL;
+   VkResult r = VK_SUCCESS;
+   for (uint32_t i = 0; i < ci->stageCount && r == VK_SUCCESS; i++) {
+      const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
+      struct stage_source *s = st->stage == VK_SHADER_STAGE_VERTEX_BIT     ? &src[0]
+                               : st->stage == VK_SHADER_STAGE_FRAGMENT_BIT ? &src[1]
+                                                                           : NULL;
+      if (!s) {
+         r = fail(dev, "only vertex and fragment stages are supported");
+         break;
+      }
+      s->module = vkppu_shader_module_from_handle(st->module);
+      if (!s->module) {
+         r = fail(dev, "a stage has no shader module");
+         break;
+      }
+      s->entry = st->pName ? st->pName : "main";
+      s->spec_count = vkppu_resolve_specialization(st->pSpecializationInfo, s->spec);
+      if (s == &src[0])
+         vs = s;
+      else
+         fs = s;
+   }
+   if (r == VK_SUCCESS && !vs)
+      r = fail(dev, "a vertex stage is required");
+
+   struct vkppu_pipeline *pipe = NULL;
+   if (r == VK_SUCCESS) {
+      pipe = vkppu_device_zalloc(dev, pAllocator, sizeof(*pipe), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (pipe) {
+         vkppu_object_init(&pipe->base, VK_OBJECT_TYPE_PIPELINE, dev);
+         pipe->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+         pipe->push_constant_size = layout->push_constant_size;
+         pipe->gfx = calloc(1, sizeof(*pipe->gfx));
+      }
+      if (!pipe || !pipe->gfx)
+         r = VK_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   if (r == VK_SUCCESS) {
+      const char *why = vkppu_gfx_pipeline_state(pipe->gfx, ci, sp, pass);
+      if (why)
+         r = fail(dev, why);
+   }
+   if (r == VK_SUCCESS) {
+#ifdef VKPPU_HAVE_COMPILER
+      struct drv_pipeline_abi abi = layout->abi;
+      abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
+      r = compile_and_upload(dev, pipe, ci, vs, fs, &abi);
+#else
+      r = fail(dev, "this build of vkppu has no shader compiler");
+#endif
+   }
+   free(src);
+   if (r != VK_SUCCESS) {
+      if (pipe)
+         vkppu_pipeline_destroy(dev, pAllocator, pipe);
+      return r;
+   }
+   *out = vkppu_pipeline_to_handle(pipe);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateGraphicsPipelines(
+    VkDevice device, VkPipelineCache pipelineCache, uint32_t createInfoCount,
+    const VkGraphicsPipelineCreateInfo *pCreateInfos, const VkAllocationCallbacks *pAllocator,
+    VkPipeline *pPipelines)
+{
+   (void)pipelineCache;
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VkResult result = VK_SUCCESS;
+   /* Every pipeline is attempted; failed ones are VK_NULL_HANDLE. */
+   for (uint32_t i = 0; i < createInfoCount; i++) {
+      pPipelines[i] = VK_NULL_HANDLE;
+      VkResult r = create_pipeline(dev, &pCreateInfos[i], pAllocator, &pPipelines[i]);
+      if (r != VK_SUCCESS)
+         result = r;
+   }
+   return result;
+}

@@ -1,0 +1,165 @@
+/* The fixed-function state of vkCreateGraphicsPipelines translated into the
+ * graphics engine's encodings (docs/graphics-hw.md "API mapping"), once, at
+ * creation; draws only copy the words (cmd_draw.c).
+ *
+ * What the device does not support (adjacency and patch topologies,
+ * FILL_RECTANGLE, rasterization samples other than 1) is
+ * refused with a message; the matching features are not reported, so only
+ * an invalid application gets there. */
+#include <string.h>
+
+#include "vkppu_graphics.h"
+#include "vkppu_image.h"
+
+static bool has_dynamic(const VkPipelineDynamicStateCreateInfo *ds, VkDynamicState s)
+{
+   for (uint32_t i = 0; ds && i < ds->dynamicStateCount; i++)
+      if (ds->pDynamicStates[i] == s)
+         return true;
+   return false;
+}
+
+static uint32_t dynamic_mask(const VkPipelineDynamicStateCreateInfo *ds)
+{
+   static const struct {
+      VkDynamicState state;
+      uint32_t bit;
+   } map[] = {
+       {VK_DYNAMIC_STATE_VIEWPORT, VKPPU_DYN_VIEWPORT},
+       {VK_DYNAMIC_STATE_SCISSOR, VKPPU_DYN_SCISSOR},
+       {VK_DYNAMIC_STATE_LINE_WIDTH, VKPPU_DYN_LINE_WIDTH},
+       {VK_DYNAMIC_STATE_DEPTH_BIAS, VKPPU_DYN_DEPTH_BIAS},
+       {VK_DYNAMIC_STATE_BLEND_CONSTANTS, VKPPU_DYN_BLEND_CONSTANTS},
+       {VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK, VKPPU_DYN_STENCIL_COMPARE_MASK},
+       {VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VKPPU_DYN_STENCIL_WRITE_MASK},
+       {VK_DYNAMIC_STATE_STENCIL_REFERENCE, VKPPU_DYN_STENCIL_REFERENCE},
+       {VK_DYNAMIC_STATE_DEPTH_BOUNDS, VKPPU_DYN_DEPTH_BOUNDS},
+   };
+   uint32_t mask = 0;
+   for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+      if (has_dynamic(ds, map[i].state))
+         mask |= map[i].bit;
+   return mask;
+}
+
+/* Stencil ops and compare use the API's numbers in the hardware fields. */
+static uint32_t stencil_ops(const VkStencilOpState *s)
+{
+   return PPU_GFX_STENCIL_OPS(s->failOp, s->passOp, s->depthFailOp, s->compareOp);
+}
+
+const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
+                                     const VkGraphicsPipelineCreateInfo *ci,
+                                     const struct vkppu_subpass *sp,
+                                     const struct vkppu_render_pass *pass)
+{
+   g->dynamic = dynamic_mask(ci->pDynamicState);
+   const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
+   if (!rs)
+      return "pRasterizationState is required";
+   g->rasterizer_discard = rs->rasterizerDiscardEnable ? 1u : 0u;
+
+   const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
+   if (!ia)
+      return "pInputAssemblyState is required";
+   /* The first six topologies have the same numbers in the hardware. */
+   if ((uint32_t)ia->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN)
+      return "adjacency and patch topologies are not supported";
+   g->topology = (uint32_t)ia->topology;
+   g->primitive_restart = ia->primitiveRestartEnable ? 1u : 0u;
+
+   /* FILL, LINE and POINT have the hardware's numbers (0, 1, 2). */
+   if ((uint32_t)rs->polygonMode > VK_POLYGON_MODE_POINT)
+      return "only the polygon modes FILL, LINE and POINT are supported";
+   g->polygon_mode = (uint32_t)rs->polygonMode;
+   g->cull = (uint32_t)rs->cullMode & (PPU_GFX_CULL_FRONT | PPU_GFX_CULL_BACK);
+   /* COUNTER_CLOCKWISE (0) is the hardware's POSITIVE_AREA (0). */
+   g->front_face = rs->frontFace == VK_FRONT_FACE_CLOCKWISE ? 1u : 0u;
+   g->depth_clamp = rs->depthClampEnable ? 1u : 0u;
+   g->depth_bias_enable = rs->depthBiasEnable ? 1u : 0u;
+   g->values.depth_bias[0] = rs->depthBiasConstantFactor;
+   g->values.depth_bias[1] = rs->depthBiasClamp;
+   g->values.depth_bias[2] = rs->depthBiasSlopeFactor;
+   g->values.line_width = rs->lineWidth;
+
+   if (!g->rasterizer_discard) {
+      const VkPipelineViewportStateCreateInfo *vs = ci->pViewportState;
+      if (!vs || vs->viewportCount != 1 || vs->scissorCount != 1)
+         return "exactly one viewport and one scissor (multiViewport is not reported)";
+      if (!(g->dynamic & VKPPU_DYN_VIEWPORT)) {
+         if (!vs->pViewports)
+            return "pViewports is required when the viewport is not dynamic";
+         g->values.viewport = vs->pViewports[0];
+      }
+      if (!(g->dynamic & VKPPU_DYN_SCISSOR)) {
+         if (!vs->pScissors)
+            return "pScissors is required when the scissor is not dynamic";
+         g->values.scissor = vs->pScissors[0];
+      }
+      const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
+      if (!ms)
+         return "pMultisampleState is required";
+      if (ms->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT)
+         return "only 1 sample per pixel is supported";
+      if (ms->sampleShadingEnable)
+         return "sample shading is not supported (sampleRateShading is not reported)";
+      g->sample_mask = ms->pSampleMask ? ms->pSampleMask[0] & 0xfu : 0xfu;
+      g->alpha_to_coverage = (ms->alphaToCoverageEnable ? 1u : 0u);
+   }
+
+   bool depth = false, stencil = false;
+   if (sp->has_depth_stencil && sp->depth_stencil.attachment != VK_ATTACHMENT_UNUSED) {
+      const struct vkppu_format_info *f =
+          vkppu_format_info(pass->attachments[sp->depth_stencil.attachment].format);
+      depth = (f->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
+      stencil = (f->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
+   }
+   const VkPipelineDepthStencilStateCreateInfo *dss = ci->pDepthStencilState;
+   if (dss && !g->rasterizer_discard && (depth || stencil)) {
+      /* ZROP tests the stored depth against the bounds (depth formats). */
+      if (depth && dss->depthBoundsTestEnable) {
+         g->depth_bounds_enable = 1;
+         g->values.depth_bounds[0] = dss->minDepthBounds;
+         g->values.depth_bounds[1] = dss->maxDepthBounds;
+      }
+      if (depth && dss->depthTestEnable) {
+         /* Vulkan writes depth only where the test is on. */
+         g->depth_test = 1u | (dss->depthWriteEnable ? 2u : 0u);
+         g->depth_compare = (uint32_t)dss->depthCompareOp; /* the API's numbers */
+      }
+      if (stencil && dss->stencilTestEnable) {
+         g->stencil_enable = 1;
+         g->stencil_ops[0] = stencil_ops(&dss->front);
+         g->stencil_ops[1] = stencil_ops(&dss->back);
+      }
+      const VkStencilOpState *face[2] = {&dss->front, &dss->back};
+      for (unsigned i = 0; i < 2; i++) {
+         g->values.stencil_compare_mask[i] = face[i]->compareMask & 0xffu;
+         g->values.stencil_write_mask[i] = face[i]->writeMask & 0xffu;
+         g->values.stencil_reference[i] = face[i]->reference & 0xffu;
+      }
+   }
+
+   const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
+   if (sp->color_count && !g->rasterizer_discard) {
+      if (!cb || cb->attachmentCount < sp->color_count)
+         return "pColorBlendState needs one attachment per color attachment of the subpass";
+      /* Logic ops use the API's numbers; enabling them turns blending off
+       * for every target (the ROP does, as Vulkan says). */
+      if (cb->logicOpEnable)
+         g->logic_op = 1u << 4 | ((uint32_t)cb->logicOp & 0xfu);
+      for (uint32_t i = 0; i < sp->color_count && i < PPU_GFX_COLOR_TARGETS; i++) {
+         const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[i];
+         g->blend[i][0] = PPU_GFX_BLEND_EQUATION(a->srcColorBlendFactor, a->dstColorBlendFactor,
+                                                 a->colorBlendOp, a->srcAlphaBlendFactor,
+                                                 a->dstAlphaBlendFactor, a->alphaBlendOp);
+         if ((uint32_t)a->colorBlendOp >= PPU_GFX_BLEND_OP_COUNT ||
+             (uint32_t)a->alphaBlendOp >= PPU_GFX_BLEND_OP_COUNT)
+            return "advanced blend operations are not supported";
+         /* Integer targets never blend (the ROP ignores the enable). */
+         g->blend[i][1] = (a->blendEnable ? 1u : 0u) | ((uint32_t)a->colorWriteMask & 0xfu) << 4;
+      }
+      memcpy(g->values.blend_constants, cb->blendConstants, sizeof(g->values.blend_constants));
+   }
+   return NULL;
+}

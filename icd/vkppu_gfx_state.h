@@ -1,0 +1,59 @@
+/* The graphics state a command buffer records against (vkppu_graphics.h
+ * has the rest of graphics): apart so that vkppu_cmd_buffer.h can embed it
+ * without the pipeline and render-pass headers. */
+#ifndef VKPPU_GFX_STATE_H
+#define VKPPU_GFX_STATE_H
+
+#include <stdint.h>
+
+#include "shader_abi.h"
+#include "vkppu_object.h"
+
+struct vkppu_pipeline;
+struct vkppu_render_pass;
+struct vkppu_framebuffer;
+
+/* Vulkan 1.0 dynamic states a pipeline can leave to the command buffer. */
+#define VKPPU_DYN_VIEWPORT (1u << 0)
+#define VKPPU_DYN_SCISSOR (1u << 1)
+#define VKPPU_DYN_LINE_WIDTH (1u << 2)
+#define VKPPU_DYN_DEPTH_BIAS (1u << 3)
+#define VKPPU_DYN_BLEND_CONSTANTS (1u << 4)
+#define VKPPU_DYN_STENCIL_COMPARE_MASK (1u << 5)
+#define VKPPU_DYN_STENCIL_WRITE_MASK (1u << 6)
+#define VKPPU_DYN_STENCIL_REFERENCE (1u << 7)
+#define VKPPU_DYN_DEPTH_BOUNDS (1u << 8)
+
+/* The values of the dynamic states, in a pipeline (its static values) and
+ * in a command buffer (the vkCmdSet* ones). Index [0] front, [1] back. */
+struct vkppu_gfx_dynamic {
+   VkViewport viewport;
+   VkRect2D scissor;
+   float line_width;
+   float depth_bias[3]; /* constant, clamp, slope */
+   float blend_constants[4];
+   float depth_bounds[2]; /* min, max */
+   uint32_t stencil_compare_mask[2], stencil_write_mask[2], stencil_reference[2];
+};
+
+/* The command buffer's graphics state (cmd_draw.c, cmd_render_pass.c,
+ * cmd_dynamic_state.c); cleared when the command buffer is reset. */
+struct vkppu_gfx_cmd_state {
+   const struct vkppu_pipeline *pipeline;
+   struct vkppu_gfx_dynamic dynamic;
+   struct {
+      uint64_t va;
+      uint64_t size;
+   } vertex_buffers[DRV_ABI_MAX_VERTEX_BUFFERS];
+   uint64_t index_va, index_size; /* bytes from the bound offset */
+   uint32_t index_bytes;          /* 1, 2 or 4 */
+   /* The render pass instance. */
+   const struct vkppu_render_pass *pass;
+   const struct vkppu_framebuffer *framebuffer;
+   uint32_t subpass;
+   VkRect2D render_area;
+   uint64_t scratch_va; /* upload memory for one batch's records, 0 until the first draw */
+   uint32_t scratch_size;
+};
+
+#endif /* VKPPU_GFX_STATE_H */

@@ -1,0 +1,73 @@
+/* Graphics pipelines and the graphics state of a command buffer
+ * (docs/graphics.md).
+ *
+ * A graphics pipeline is its vertex and fragment programs, compiled and
+ * linked by drv_compile_graphics, in GPU memory, plus its fixed-function
+ * state already translated into the graphics engine's encodings
+ * (hw/include/ppu/graphics.h, docs/graphics-hw.md "API mapping"). Each draw
+ * (cmd_draw.c) writes the program descriptors with a constant bank 0 of its
+ * own (push constants, sets, vertex buffers: a snapshot, as Vulkan wants),
+ * then every state group of the graphics subchannel, so no draw depends on
+ * what an earlier command buffer left latched in the channel.
+ */
+#ifndef VKPPU_GRAPHICS_H
+#define VKPPU_GRAPHICS_H
+
+#include <ppu/graphics.h>
+
+#include "vkppu_cmd_buffer.h"
+#include "vkppu_image.h"
+#include "vkppu_pipeline.h"
+#include "vkppu_render_pass.h"
+
+/* Everything a draw needs of a graphics pipeline. */
+struct vkppu_gfx_pipeline {
+   /* Descriptors with cbank[0] left for the draw; fragment.program_va 0:
+    * no fragment program. */
+   struct ppu_gfx_program vertex, fragment;
+   uint32_t scratch_size; /* SCRATCH_SIZE for these programs' records */
+   uint32_t vertex_stride[DRV_ABI_MAX_VERTEX_BUFFERS];
+   uint32_t dynamic; /* VKPPU_DYN_* */
+   struct vkppu_gfx_dynamic values;
+   /* Encoded state words (ppu/graphics.h). */
+   uint32_t topology, primitive_restart, cull, front_face, depth_clamp, depth_bias_enable;
+   uint32_t rasterizer_discard, polygon_mode;
+   uint32_t depth_test, depth_compare, stencil_enable, stencil_ops[2];
+   uint32_t depth_bounds_enable;
+   uint32_t blend[PPU_GFX_COLOR_TARGETS][2];
+   uint32_t alpha_to_coverage, sample_mask, clip_distance_mask;
+   uint32_t logic_op; /* LOGIC_OP word: bit 4 enable, bits 3..0 the op */
+};
+
+/* Fills g's fixed-function state from ci for subpass sp of pass
+ * (graphics_pipeline_state.c); NULL, or why the state is refused. */
+const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
+                                     const VkGraphicsPipelineCreateInfo *ci,
+                                     const struct vkppu_subpass *sp,
+                                     const struct vkppu_render_pass *pass);
+
+/* Bytes of SCRATCH_SIZE for the largest programs (32 attribute slots):
+ * 32 vertex records and one primitive record, rounded up to 256. */
+#define VKPPU_GFX_SCRATCH_BYTES                                                                    \
+   ((32u * PPU_GFX_VERTEX_STRIDE(PPU_GFX_MAX_ATTRIBUTES) +                                         \
+     PPU_GFX_PRIMITIVE_STRIDE(PPU_GFX_MAX_ATTRIBUTES) + 255u) &                                    \
+    ~255u)
+
+/* Rectangle clears of one attachment's view (cmd_clear_rect.c): the
+ * aspects of `aspects` over rect in `layers` layers from the view's first,
+ * value as the copy engine's CLEAR_VALUE words. A rectangle that covers the
+ * whole level is CLEAR_IMAGE; any other is a BLIT from a 1x1 image of the
+ * same format that CLEAR_IMAGE wrote. */
+void vkppu_cmd_clear_view_rect(struct vkppu_command_buffer *cmd,
+                               const struct vkppu_image_view *view, VkImageAspectFlags aspects,
+                               const VkRect2D *rect, uint32_t base_layer, uint32_t layer_count,
+                               const uint32_t value[4]);
+/* The copy engine's CLEAR_VALUE words for a VkClearValue of an attachment
+ * with these aspects. */
+void vkppu_clear_value_words(const VkClearValue *v, VkImageAspectFlags aspects, uint32_t out[4]);
+
+/* The VERTEX_BUFFER feature: the formats the compiler's vertex fetch
+ * decodes (vertex_formats.c, docs/compiler.md "Graphics stages"). */
+bool vkppu_vertex_format_supported(VkFormat format);
+
+#endif /* VKPPU_GRAPHICS_H */

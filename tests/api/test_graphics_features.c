@@ -1,0 +1,674 @@
+/* The graphics features vkppu reports, each on a device that enables it
+ * (api.graphics_features on vkppu, lvp.graphics_features on lavapipe):
+ * multiDrawIndirect with drawIndirectFirstInstance, fullDrawIndexUint32,
+ * depthClamp, independentBlend, occlusionQueryPrecise, logicOp,
+ * dualSrcBlend, largePoints, wideLines, fillModeNonSolid (and depthBounds,
+ * on its own device). Exact pixels as in test_graphics.c. */
+#include "graphics_test_util.h"
+
+static const float BLACK[4] = {0, 0, 0, 0};
+static const float RED[4] = {1, 0, 0, 1};
+static const float GREEN[4] = {0, 1, 0, 1};
+
+/* A context and a device with the graphics features enabled; false (case
+ * failed) when the device lacks one. */
+static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
+{
+   memset(dev, 0, sizeof(*dev));
+   if (!vkt_context_create(ctx))
+      return false;
+   VkPhysicalDeviceFeatures have;
+   vkGetPhysicalDeviceFeatures(ctx->physical_device, &have);
+   CHECK(have.multiDrawIndirect && have.drawIndirectFirstInstance && have.fullDrawIndexUint32 &&
+         have.depthClamp && have.independentBlend && have.occlusionQueryPrecise && have.logicOp &&
+         have.dualSrcBlend);
+   VkPhysicalDeviceFeatures want = {
+       .multiDrawIndirect = VK_TRUE,
+       .drawIndirectFirstInstance = VK_TRUE,
+       .fullDrawIndexUint32 = VK_TRUE,
+       .depthClamp = VK_TRUE,
+       .independentBlend = VK_TRUE,
+       .occlusionQueryPrecise = VK_TRUE,
+       .logicOp = VK_TRUE,
+       .dualSrcBlend = VK_TRUE,
+       .largePoints = VK_TRUE,
+       .wideLines = VK_TRUE,
+       .fillModeNonSolid = VK_TRUE,
+   };
+   struct vkt_device_desc desc = {.features = &want};
+   VkResult r = vkt_device_create(ctx, &desc, dev);
+   if (r != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "vkCreateDevice -> %s", vkt_result_name(r));
+      vkt_context_destroy(ctx);
+      return false;
+   }
+   return true;
+}
+
+/* Three indirect draws of one record each 20 bytes apart, instances 0, 1
+ * and 2 by firstInstance (each 8 pixels lower), then two indexed indirect
+ * draws. */
+TEST_CASE(multi_draw_indirect_with_first_instance)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .instanced = true,
+                                    .layout = layout,
+                                    .pass = t.pass};
+      VkPipeline pipe;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      struct gvertex v[12];
+      gtu_rect(&v[0], 2, 2, 6, 6, 0.5f, GREEN);
+      gtu_rect(&v[6], 20, 2, 24, 6, 0.5f, RED);
+      const float offsets[6] = {0, 0, 0, 0.5f, 0, 1.0f};
+      const uint16_t idx[6] = {0, 1, 2, 3, 4, 5};
+      uint32_t args[5 * 5] = {0};
+      /* vkCmdDrawIndirect records at 0, 20, 40: {6, 1, 0, i}. */
+      for (uint32_t i = 0; i < 3; i++) {
+         args[5 * i + 0] = 6;
+         args[5 * i + 1] = 1;
+         args[5 * i + 3] = i;
+      }
+      /* Indexed records at 60 and 80: {6, 1, 0, vertexOffset 6, i + 1}. */
+      for (uint32_t i = 0; i < 2; i++) {
+         args[15 + 5 * i + 0] = 6;
+         args[15 + 5 * i + 1] = 1;
+         args[15 + 5 * i + 3] = 6;
+         args[15 + 5 * i + 4] = i + 1;
+      }
+      struct vkt_buffer vb, ob, ib, ab;
+      if (pipe && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
+          gtu_data_buffer(&dev, offsets, sizeof(offsets), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &ob) &&
+          gtu_data_buffer(&dev, idx, sizeof(idx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &ib) &&
+          gtu_data_buffer(&dev, args, sizeof(args), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &ab)) {
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         VkBuffer bufs[2] = {vb.buffer, ob.buffer};
+         VkDeviceSize offs[2] = {0, 0};
+         vkCmdBindVertexBuffers(cmd, 0, 2, bufs, offs);
+         vkCmdBindIndexBuffer(cmd, ib.buffer, 0, VK_INDEX_TYPE_UINT16);
+         vkCmdDrawIndirect(cmd, ab.buffer, 0, 3, 20);
+         vkCmdDrawIndexedIndirect(cmd, ab.buffer, 60, 2, 20);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH] = {0};
+            for (unsigned i = 0; i < 3; i++)
+               gtu_fill(want, 2, 2 + 8 * i, 6, 6 + 8 * i, gtu_rgba(0, 255, 0, 255));
+            for (unsigned i = 1; i < 3; i++)
+               gtu_fill(want, 20, 2 + 8 * i, 24, 6 + 8 * i, gtu_rgba(255, 0, 0, 255));
+            CHECK(gtu_check(&t, want, 0, "multi-draw indirect") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+         vkt_buffer_destroy(&dev, &ob);
+         vkt_buffer_destroy(&dev, &ib);
+         vkt_buffer_destroy(&dev, &ab);
+      }
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* Index values above 2^24 with a negative vertexOffset bringing them back
+ * to the vertices. */
+TEST_CASE(full_32_bit_index_values)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      struct gtu_pipeline_desc d = {
+          .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .layout = layout, .pass = t.pass};
+      VkPipeline pipe;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      struct gvertex v[6];
+      gtu_rect(v, 8, 8, 24, 20, 0.5f, RED);
+      uint32_t idx[6];
+      for (uint32_t i = 0; i < 6; i++)
+         idx[i] = 0x7f000000u + i;
+      struct vkt_buffer vb, ib;
+      if (pipe && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
+          gtu_data_buffer(&dev, idx, sizeof(idx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &ib)) {
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         vkCmdBindIndexBuffer(cmd, ib.buffer, 0, VK_INDEX_TYPE_UINT32);
+         vkCmdDrawIndexed(cmd, 6, 1, 0, -0x7f000000, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH] = {0};
+            gtu_fill(want, 8, 8, 24, 20, gtu_rgba(255, 0, 0, 255));
+            CHECK(gtu_check(&t, want, 0, "32-bit indices") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+         vkt_buffer_destroy(&dev, &ib);
+      }
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* A rectangle beyond the far plane (z = 1.5) is clipped away without depth
+ * clamp and drawn at depth 1.0 with it (LESS_OR_EQUAL against a 1.0
+ * clear). */
+TEST_CASE(depth_clamp_keeps_primitives_beyond_the_far_plane)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_D32_SFLOAT, &t)) {
+      VkPipelineDepthStencilStateCreateInfo ds = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+          .depthTestEnable = VK_TRUE,
+          .depthWriteEnable = VK_TRUE,
+          .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
+      };
+      VkPipeline p[2];
+      for (unsigned k = 0; k < 2; k++) {
+         struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                       .ds = &ds,
+                                       .depth_clamp = k == 1,
+                                       .layout = layout,
+                                       .pass = t.pass};
+         VKT_CHECK(gtu_pipeline(&dev, &d, &p[k]));
+      }
+      struct gvertex v[12];
+      gtu_rect(&v[0], 0, 0, 16, 32, 1.5f, RED);
+      gtu_rect(&v[6], 16, 0, 32, 32, 1.5f, GREEN);
+      struct vkt_buffer vb;
+      if (p[0] && p[1] &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1.0f, 0);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[0]);
+         vkCmdDraw(cmd, 6, 1, 0, 0);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[1]);
+         vkCmdDraw(cmd, 6, 1, 6, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH] = {0};
+            gtu_fill(want, 16, 0, 32, 32, gtu_rgba(0, 255, 0, 255));
+            CHECK(gtu_check(&t, want, 0, "depth clamp") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, p[0], NULL);
+      vkDestroyPipeline(dev.device, p[1], NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* Two colour attachments with their own blend state: additive on the
+ * first, no blending and a red-only write mask on the second. */
+TEST_CASE(independent_blend_per_attachment)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget a, b;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &a) &&
+       gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &b)) {
+      VkAttachmentDescription att = {0,
+                                     VK_FORMAT_R8G8B8A8_UNORM,
+                                     VK_SAMPLE_COUNT_1_BIT,
+                                     VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                     VK_ATTACHMENT_STORE_OP_STORE,
+                                     VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     VK_IMAGE_LAYOUT_UNDEFINED,
+                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+      VkAttachmentDescription atts[2] = {att, att};
+      VkAttachmentReference refs[2] = {{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+                                       {1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL}};
+      VkSubpassDescription sp = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+                                 .colorAttachmentCount = 2,
+                                 .pColorAttachments = refs};
+      VkSubpassDependency dep = {0,
+                                 VK_SUBPASS_EXTERNAL,
+                                 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                 VK_ACCESS_TRANSFER_READ_BIT,
+                                 0};
+      VkRenderPassCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+                                    .attachmentCount = 2,
+                                    .pAttachments = atts,
+                                    .subpassCount = 1,
+                                    .pSubpasses = &sp,
+                                    .dependencyCount = 1,
+                                    .pDependencies = &dep};
+      VkRenderPass pass = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateRenderPass(dev.device, &rci, NULL, &pass));
+      VkImageView views[2] = {a.color.view, b.color.view};
+      VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                     .renderPass = pass,
+                                     .attachmentCount = 2,
+                                     .pAttachments = views,
+                                     .width = GW,
+                                     .height = GH,
+                                     .layers = 1};
+      VkFramebuffer fb = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &fb));
+      const VkPipelineColorBlendAttachmentState blend[2] = {
+          {VK_TRUE, VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, VK_BLEND_FACTOR_ONE,
+           VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, 0xf},
+          {VK_FALSE, 0, 0, 0, 0, 0, 0, VK_COLOR_COMPONENT_R_BIT},
+      };
+      struct gtu_pipeline_desc d = {.fs = "gfx_two_outputs.frag",
+                                    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .blend = blend,
+                                    .blend_count = 2,
+                                    .layout = layout,
+                                    .pass = pass};
+      VkPipeline pipe;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      const float c[4] = {0.5f, 0.25f, 0.0f, 1.0f};
+      struct gvertex v[6];
+      gtu_rect(v, 4, 4, 28, 28, 0.5f, c);
+      struct vkt_buffer vb;
+      if (pipe && fb &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         const float g = 64 / 255.0f;
+         VkClearValue clear[2] = {{.color = {{g, g, g, g}}}, {.color = {{g, g, g, g}}}};
+         VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                     .renderPass = pass,
+                                     .framebuffer = fb,
+                                     .renderArea = {{0, 0}, {GW, GH}},
+                                     .clearValueCount = 2,
+                                     .pClearValues = clear};
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         vkCmdDraw(cmd, 6, 1, 0, 0);
+         vkCmdEndRenderPass(cmd);
+         VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                     .imageExtent = {GW, GH, 1}};
+         vkCmdCopyImageToBuffer(cmd, a.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                a.readback.buffer, 1, &region);
+         vkCmdCopyImageToBuffer(cmd, b.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                b.readback.buffer, 1, &region);
+         vkt_cmd_transfer_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         uint32_t want[GW * GH];
+         gtu_fill(want, 0, 0, GW, GH, gtu_rgba(64, 64, 64, 64));
+         gtu_fill(want, 4, 4, 28, 28, gtu_rgba(192, 128, 64, 255));
+         CHECK(gtu_check(&a, want, 1, "additive attachment") == 0);
+         gtu_fill(want, 0, 0, GW, GH, gtu_rgba(64, 64, 64, 64));
+         gtu_fill(want, 4, 4, 28, 28, gtu_rgba(128, 64, 64, 64));
+         CHECK(gtu_check(&b, want, 1, "red-only attachment") == 0);
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      vkDestroyFramebuffer(dev.device, fb, NULL);
+      vkDestroyRenderPass(dev.device, pass, NULL);
+      gtu_target_destroy(&dev, &b);
+      gtu_target_destroy(&dev, &a);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* Precise occlusion queries count exactly the samples that pass: a 16x8
+ * rectangle passes 128, the same rectangle behind it none. */
+TEST_CASE(precise_occlusion_queries_count_passing_samples)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_D32_SFLOAT, &t)) {
+      VkPipelineDepthStencilStateCreateInfo ds = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+          .depthTestEnable = VK_TRUE,
+          .depthWriteEnable = VK_TRUE,
+          .depthCompareOp = VK_COMPARE_OP_LESS,
+      };
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .ds = &ds,
+                                    .layout = layout,
+                                    .pass = t.pass};
+      VkPipeline pipe;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      VkQueryPoolCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                   .queryType = VK_QUERY_TYPE_OCCLUSION,
+                                   .queryCount = 2};
+      VkQueryPool pool = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateQueryPool(dev.device, &qci, NULL, &pool));
+      struct gvertex v[12];
+      gtu_rect(&v[0], 4, 4, 20, 12, 0.25f, RED);
+      gtu_rect(&v[6], 4, 4, 20, 12, 0.75f, GREEN);
+      struct vkt_buffer vb;
+      if (pipe && pool &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         vkCmdResetQueryPool(cmd, pool, 0, 2);
+         VkClearValue clear[2] = {{.color = {{0, 0, 0, 0}}}, {.depthStencil = {1.0f, 0}}};
+         VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                     .renderPass = t.pass,
+                                     .framebuffer = t.fb,
+                                     .renderArea = {{0, 0}, {GW, GH}},
+                                     .clearValueCount = 2,
+                                     .pClearValues = clear};
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         for (uint32_t q = 0; q < 2; q++) {
+            vkCmdBeginQuery(cmd, pool, q, VK_QUERY_CONTROL_PRECISE_BIT);
+            vkCmdDraw(cmd, 6, 1, 6 * q, 0);
+            vkCmdEndQuery(cmd, pool, q);
+         }
+         vkCmdEndRenderPass(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         uint64_t results[2] = {~0ull, ~0ull};
+         VKT_CHECK(vkGetQueryPoolResults(dev.device, pool, 0, 2, sizeof(results), results, 8,
+                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+         CHECK_MSG(results[0] == 128 && results[1] == 0, "samples passed: %llu and %llu",
+                   (unsigned long long)results[0], (unsigned long long)results[1]);
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyQueryPool(dev.device, pool, NULL);
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* Logic op XOR on the encoded bits (0x33 ^ 0x55 = 0x66 in every channel
+ * of R8G8B8A8_UNORM), and dual-source blending: colour + destination times
+ * the second source. */
+TEST_CASE(logic_ops_and_dual_source_blending)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      const VkPipelineColorBlendAttachmentState dual = {VK_TRUE,
+                                                        VK_BLEND_FACTOR_ONE,
+                                                        VK_BLEND_FACTOR_SRC1_COLOR,
+                                                        VK_BLEND_OP_ADD,
+                                                        VK_BLEND_FACTOR_ONE,
+                                                        VK_BLEND_FACTOR_ZERO,
+                                                        VK_BLEND_OP_ADD,
+                                                        0xf};
+      struct gtu_pipeline_desc dd = {.fs = "gfx_dual_source.frag",
+                                     .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                     .blend = &dual,
+                                     .layout = layout,
+                                     .pass = t.pass};
+      struct gtu_pipeline_desc dx = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                     .logic_op = VK_LOGIC_OP_XOR,
+                                     .layout = layout,
+                                     .pass = t.pass};
+      VkPipeline pd, px;
+      VKT_CHECK(gtu_pipeline(&dev, &dd, &pd));
+      VKT_CHECK(gtu_pipeline(&dev, &dx, &px));
+      const float k55 = 0x55 / 255.0f, red25[4] = {0.25f, 0, 0, 1};
+      const float c55[4] = {k55, k55, k55, k55};
+      struct gvertex v[12];
+      gtu_rect(&v[0], 0, 0, 16, 32, 0.5f, c55);
+      gtu_rect(&v[6], 16, 0, 32, 32, 0.5f, red25);
+      struct vkt_buffer vb;
+      if (pd && px && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         const float k33 = 0x33 / 255.0f, k80 = 128 / 255.0f;
+         const float clear_xor[4] = {k33, k33, k33, k33};
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, clear_xor, 1, 0);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, px);
+         vkCmdDraw(cmd, 6, 1, 0, 0);
+         /* The right half first gets 128 grey, then the dual-source draw. */
+         VkClearAttachment ca = {VK_IMAGE_ASPECT_COLOR_BIT, 0, {.color = {{k80, k80, k80, k80}}}};
+         VkClearRect cr = {{{16, 0}, {16, 32}}, 0, 1};
+         vkCmdClearAttachments(cmd, 1, &ca, 1, &cr);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pd);
+         vkCmdDraw(cmd, 6, 1, 6, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH];
+            gtu_fill(want, 0, 0, 16, 32, gtu_rgba(0x66, 0x66, 0x66, 0x66));
+            /* 0.25 + 128/255 * 0.25, 128/255 * 0.5, 128/255 * 0.75; alpha 1. */
+            gtu_fill(want, 16, 0, 32, 32, gtu_rgba(96, 64, 96, 255));
+            CHECK(gtu_check(&t, want, 1, "logic op and dual source") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, pd, NULL);
+      vkDestroyPipeline(dev.device, px, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* Points of gl_PointSize 3 (centred on a pixel centre) and 4 (on a pixel
+ * corner) cover 3x3 and 4x4 pixels; a horizontal line of dynamic width 3
+ * between pixel-row centres covers three rows. */
+TEST_CASE(large_points_and_wide_lines)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      const VkDynamicState dyn = VK_DYNAMIC_STATE_LINE_WIDTH;
+      struct gtu_pipeline_desc dp = {.vs = "gfx_point_size.vert",
+                                     .topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST,
+                                     .layout = layout,
+                                     .pass = t.pass};
+      struct gtu_pipeline_desc dl = {.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
+                                     .dynamic = &dyn,
+                                     .dynamic_count = 1,
+                                     .layout = layout,
+                                     .pass = t.pass};
+      VkPipeline pp, pl;
+      VKT_CHECK(gtu_pipeline(&dev, &dp, &pp));
+      VKT_CHECK(gtu_pipeline(&dev, &dl, &pl));
+      struct gvertex v[4] = {gvtx(10.5f, 10.5f, 0.3f, RED), gvtx(20, 20, 0.4f, GREEN),
+                             gvtx(2, 25.5f, 0.5f, RED), gvtx(12, 25.5f, 0.5f, RED)};
+      struct vkt_buffer vb;
+      if (pp && pl && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pp);
+         vkCmdDraw(cmd, 2, 1, 0, 0);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pl);
+         vkCmdSetLineWidth(cmd, 3.0f);
+         vkCmdDraw(cmd, 2, 1, 2, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH] = {0};
+            gtu_fill(want, 9, 9, 12, 12, gtu_rgba(255, 0, 0, 255));
+            gtu_fill(want, 18, 18, 22, 22, gtu_rgba(0, 255, 0, 255));
+            gtu_fill(want, 2, 24, 12, 27, gtu_rgba(255, 0, 0, 255));
+            CHECK(gtu_check(&t, want, 0, "large points and wide lines") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, pp, NULL);
+      vkDestroyPipeline(dev.device, pl, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* The depth bounds test on the stored depth (dynamic bounds 0.2..0.3): a
+ * draw with the depth test off lands only where an earlier draw stored
+ * 0.25. Lavapipe has no depthBounds, so there the case skips. */
+TEST_CASE(depth_bounds_test_the_stored_depth)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   memset(&dev, 0, sizeof(dev));
+   if (!vkt_context_create(&ctx))
+      return;
+   VkPhysicalDeviceFeatures have;
+   vkGetPhysicalDeviceFeatures(ctx.physical_device, &have);
+   if (!have.depthBounds) {
+      vkt_skip("depthBounds is not supported");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   VkPhysicalDeviceFeatures want = {.depthBounds = VK_TRUE};
+   struct vkt_device_desc desc = {.features = &want};
+   VKT_CHECK(vkt_device_create(&ctx, &desc, &dev));
+   struct gtarget t;
+   VkPipelineLayout layout = dev.device ? gtu_empty_layout(&dev) : VK_NULL_HANDLE;
+   if (dev.device && gtu_target_create(&dev, VK_FORMAT_D32_SFLOAT, &t)) {
+      VkPipelineDepthStencilStateCreateInfo ds[2] = {
+          {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+           .depthTestEnable = VK_TRUE,
+           .depthWriteEnable = VK_TRUE,
+           .depthCompareOp = VK_COMPARE_OP_LESS},
+          {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+           .depthBoundsTestEnable = VK_TRUE},
+      };
+      const VkDynamicState dyn = VK_DYNAMIC_STATE_DEPTH_BOUNDS;
+      struct gtu_pipeline_desc d0 = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                     .ds = &ds[0],
+                                     .layout = layout,
+                                     .pass = t.pass};
+      struct gtu_pipeline_desc d1 = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                     .ds = &ds[1],
+                                     .dynamic = &dyn,
+                                     .dynamic_count = 1,
+                                     .layout = layout,
+                                     .pass = t.pass};
+      VkPipeline p0, p1;
+      VKT_CHECK(gtu_pipeline(&dev, &d0, &p0));
+      VKT_CHECK(gtu_pipeline(&dev, &d1, &p1));
+      struct gvertex v[12];
+      gtu_rect(&v[0], 0, 0, 16, 32, 0.25f, RED);
+      gtu_rect(&v[6], 0, 0, 32, 32, 0.9f, GREEN);
+      struct vkt_buffer vb;
+      if (p0 && p1 && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1.0f, 0);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p0);
+         vkCmdDraw(cmd, 6, 1, 0, 0);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p1);
+         vkCmdSetDepthBounds(cmd, 0.2f, 0.3f);
+         vkCmdDraw(cmd, 6, 1, 6, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want_px[GW * GH] = {0};
+            gtu_fill(want_px, 0, 0, 16, 32, gtu_rgba(0, 255, 0, 255));
+            CHECK(gtu_check(&t, want_px, 0, "depth bounds") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, p0, NULL);
+      vkDestroyPipeline(dev.device, p1, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   if (layout)
+      vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* Polygon mode POINT draws a triangle's three vertices (at pixel centres:
+ * exactly three pixels); LINE draws its edges: the axis-aligned edges
+ * between pixel centres light their rows and columns, the inside and the
+ * outside stay dark (the diagonal's own pixels are not checked: where a
+ * 45-degree line's pixels fall is the implementation's choice). */
+TEST_CASE(polygon_modes_point_and_line)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      VkPipeline p[2];
+      const VkPolygonMode modes[2] = {VK_POLYGON_MODE_POINT, VK_POLYGON_MODE_LINE};
+      for (unsigned k = 0; k < 2; k++) {
+         struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                       .polygon_mode = modes[k],
+                                       .layout = layout,
+                                       .pass = t.pass};
+         VKT_CHECK(gtu_pipeline(&dev, &d, &p[k]));
+      }
+      struct gvertex v[3] = {gvtx(4.5f, 4.5f, 0.5f, RED), gvtx(24.5f, 4.5f, 0.5f, RED),
+                             gvtx(4.5f, 24.5f, 0.5f, RED)};
+      struct vkt_buffer vb;
+      if (p[0] && p[1] &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         for (unsigned k = 0; k < 2; k++) {
+            VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+            VkDeviceSize off = 0;
+            vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[k]);
+            vkCmdDraw(cmd, 3, 1, 0, 0);
+            if (!gtu_end_read(&dev, &t, cmd))
+               continue;
+            const uint32_t *got = t.readback.map, lit = gtu_rgba(255, 0, 0, 255);
+            if (k == 0) {
+               uint32_t want[GW * GH] = {0};
+               want[4 * GW + 4] = want[4 * GW + 24] = want[24 * GW + 4] = lit;
+               CHECK(gtu_check(&t, want, 0, "polygon mode POINT") == 0);
+               continue;
+            }
+            unsigned bad = 0;
+            for (unsigned i = 6; i < 22; i++)
+               bad += (got[4 * GW + i] != lit) + (got[i * GW + 4] != lit);
+            for (unsigned y = 0; y < GH; y++)
+               for (unsigned x = 0; x < GW; x++) {
+                  bool inside = x > 5 && y > 5 && x + y < 24;
+                  bool outside = x + y > 32 || x < 3 || y < 3 || x > 26 || y > 26;
+                  if ((inside || outside) && got[y * GW + x] != 0)
+                     bad++;
+               }
+            CHECK_MSG(bad == 0, "polygon mode LINE: %u pixels wrong", bad);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, p[0], NULL);
+      vkDestroyPipeline(dev.device, p[1], NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+int main(int argc, char **argv)
+{
+   return test_run_all(argc, argv);
+}
