@@ -134,7 +134,7 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
         * widths inside [1, 16]; others are invalid usage. */
        f2u(line >= 1.0f && line <= 16.0f ? line : 1.0f),
        g->rasterizer_discard,
-       0, /* pixel order: ordered */
+       g->pixel_order,
        0, /* no sample shading */
        g->clip_distance_mask,
    };

@@ -81,6 +81,16 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
    g->values.depth_bias[1] = rs->depthBiasClamp;
    g->values.depth_bias[2] = rs->depthBiasSlopeFactor;
    g->values.line_width = rs->lineWidth;
+   /* VK_AMD_rasterization_order: RELAXED lets the engine drop the ordering
+    * of fragments within a draw where the result cannot change. */
+   for (const VkBaseInStructure *n = rs->pNext; n; n = n->pNext) {
+      if (n->sType == VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_RASTERIZATION_ORDER_AMD) {
+         const VkPipelineRasterizationStateRasterizationOrderAMD *o = (const void *)n;
+         g->pixel_order = o->rasterizationOrder == VK_RASTERIZATION_ORDER_RELAXED_AMD
+                              ? PPU_GFX_PIXEL_ORDER_RELAXED
+                              : PPU_GFX_PIXEL_ORDER_ORDERED;
+      }
+   }
 
    if (!g->rasterizer_discard) {
       const VkPipelineViewportStateCreateInfo *vs = ci->pViewportState;

@@ -238,7 +238,8 @@ struct gtu_pipeline_desc {
    VkPipelineLayout layout; /* 0: an empty one the helper makes (and leaks into *layout_out) */
    VkRenderPass pass;
    uint32_t subpass;
-   VkViewport viewport; /* width 0: the whole target, depth 0..1 */
+   VkViewport viewport;     /* width 0: the whole target, depth 0..1 */
+   const void *raster_next; /* pNext of the rasterization state, or NULL */
 };
 
 static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pipeline_desc *d,
@@ -285,6 +286,7 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
    };
    VkPipelineRasterizationStateCreateInfo rs = {
        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+       .pNext = d->raster_next,
        .depthClampEnable = d->depth_clamp,
        .polygonMode = d->polygon_mode,
        .cullMode = d->cull,

@@ -700,8 +700,14 @@ TEST_CASE(additive_blending_and_a_depth_only_draw)
            PPU_GFX_BLEND_EQUATION(PPU_GFX_BLEND_ONE, PPU_GFX_BLEND_ONE, PPU_GFX_BLEND_OP_ADD,
                                   PPU_GFX_BLEND_ONE, PPU_GFX_BLEND_ONE, PPU_GFX_BLEND_OP_ADD));
    gtu_set(&g, PPU_GFX_BLEND(0) + 1, 0xf1);
+   /* Both draws ask for PIXEL_ORDER RELAXED: only the depth-only one is
+    * order-independent (gfx.relaxed_draws), and both give the ordered
+    * result. */
+   gtu_set(&g, PPU_GFX_PIXEL_ORDER, PPU_GFX_PIXEL_ORDER_RELAXED);
+   uint64_t relaxed = hwt_counter(&g.h.t, PPU_COUNTER_GFX_RELAXED_DRAWS);
    uint64_t blends = hwt_counter(&g.h.t, PPU_COUNTER_ROP_BLENDS);
    float *got = draw_and_read(&g, vp, fp, rt, PPU_TEX_FORMAT_R32G32B32A32_SFLOAT, 16, 6);
+   CHECK_EQ_U64(hwt_counter(&g.h.t, PPU_COUNTER_GFX_RELAXED_DRAWS), relaxed);
    REQUIRE(got);
    unsigned covered = 0, bad = 0;
    for (unsigned y = 0; y < H; y++)
@@ -723,6 +729,7 @@ TEST_CASE(additive_blending_and_a_depth_only_draw)
    gtu_draw(&g, 0, 3, 0, 1, 0, 0);
    struct ppu_fault f;
    REQUIRE(gtu_submit(&g, &f));
+   CHECK_EQ_U64(hwt_counter(&g.h.t, PPU_COUNTER_GFX_RELAXED_DRAWS), relaxed + 1);
    float *z = malloc(W * H * 4);
    hwt_read(&g.h.t.mem, g.h.t.pd, ds, z, W * H * 4);
    bad = 0;

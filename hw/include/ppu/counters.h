@@ -163,6 +163,8 @@ struct ppu_gpu;
      "TTU lane instructions of 4096 cycles or more")                                               \
    /* Graphics (docs/graphics-hw.md): counted in both modes. */                                    \
    X(GFX_DRAWS, "gfx.draws", "draws", "DRAW and DRAW_INDIRECT methods executed")                   \
+   X(GFX_RELAXED_DRAWS, "gfx.relaxed_draws", "draws",                                              \
+     "draws with PIXEL_ORDER RELAXED whose state makes fragment order invisible (graphics-hw.md)") \
    X(GFX_PRIMITIVES, "gfx.primitives", "primitives",                                               \
      "points, lines and triangles assembled from vertex batches and sent to clipping")             \
    X(GFX_PRIMITIVES_CULLED, "gfx.primitives_culled", "primitives",                                 \

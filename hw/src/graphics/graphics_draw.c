@@ -9,6 +9,7 @@
 #include "compute/sm_graphics.h"
 #include "fault.h"
 #include "raster/raster_assembly.h"
+#include "rop/rop_order.h"
 
 #define REJECT(...)                                                                                \
    do {                                                                                            \
@@ -299,4 +300,14 @@ bool gfx_draw_end(struct gfx_draw *d, bool ok, uint64_t *samples_passed)
          d->sm[k]->grid = NULL;
    release(d);
    return ok;
+}
+
+bool gfx_draw_order_relaxed(const struct gfx_draw *d, bool counting_samples)
+{
+   if (d->s->word[PPU_GFX_PIXEL_ORDER] != PPU_GFX_PIXEL_ORDER_RELAXED)
+      return false;
+   uint32_t targets = 0;
+   for (unsigned i = 0; i < PPU_GFX_COLOR_TARGETS; i++)
+      targets |= d->pipe.color[i] ? 1u << i : 0u;
+   return rop_order_is_relaxable(&d->pipe.zs, &d->pipe.blend, targets, counting_samples);
 }

@@ -78,4 +78,11 @@ void gfx_fragment_shade(void *ctx, const struct raster_warp_batch *b,
  * *samples_passed gets ZROP's passing samples. */
 bool gfx_draw_end(struct gfx_draw *d, bool ok, uint64_t *samples_passed);
 
+/* Whether the draw asked for PIXEL_ORDER RELAXED and its state makes the
+ * order of fragments invisible (rop_order_is_relaxable; counting_samples:
+ * an occlusion query is active). This functional engine runs every draw in
+ * order, which is always a valid order; a timed engine would skip the
+ * position-hazard checks of such draws. */
+bool gfx_draw_order_relaxed(const struct gfx_draw *d, bool counting_samples);
+
 #endif

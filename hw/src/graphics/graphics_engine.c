@@ -61,6 +61,8 @@ static enum ppu_method_status draw(struct ppu_graphics_engine *ge, struct ppu_gr
       ok = gfx_distribute_indirect(d, data);
    }
    ppu_counter_add(ge->counters, PPU_COUNTER_GFX_DRAWS, 1);
+   if (gfx_draw_order_relaxed(d, ctx->query_active))
+      ppu_counter_add(ge->counters, PPU_COUNTER_GFX_RELAXED_DRAWS, 1);
    uint64_t samples = 0;
    ok = gfx_draw_end(d, ok, &samples);
    free(d);
@@ -156,8 +158,10 @@ enum ppu_method_status ppu_graphics_engine_method(struct ppu_graphics_engine *ge
       return draw(ge, ctx, pd_pa, action, data, fault);
    case PPU_GFX_ACTION_QUERY_BEGIN:
       ctx->query_begin = ctx->samples_passed;
+      ctx->query_active = true;
       return PPU_METHOD_DONE;
    case PPU_GFX_ACTION_QUERY_END:
+      ctx->query_active = false;
       return query_end(ge, ctx, pd_pa, fault);
    case PPU_GFX_ACTION_RESOLVE:
       return resolve(ge, ctx, pd_pa, data, fault);

@@ -28,6 +28,7 @@ struct ppu_graphics_context {
    struct ppu_graphics_state state;
    uint64_t samples_passed; /* ZROP's passing samples of every draw so far */
    uint64_t query_begin;    /* samples_passed at QUERY_BEGIN */
+   bool query_active;       /* between QUERY_BEGIN and QUERY_END: samples are counted */
 };
 
 struct ppu_graphics_engine {
