@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "vk_sample_graphics.h"
+
 VkFormat raster_pass_depth_format(VkPhysicalDevice physical_device)
 {
    static const VkFormat candidates[] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D16_UNORM};
@@ -110,99 +112,25 @@ static VkResult create_layout_and_set(struct rq_context *ctx, VkAccelerationStru
    return VK_SUCCESS;
 }
 
-static VkResult create_pipeline(struct rq_context *ctx, VkShaderModule vs, VkShaderModule fs,
-                                struct raster_pass *rp)
-{
-   VkPipelineShaderStageCreateInfo stages[2] = {
-       {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT,
-        .module = vs,
-        .pName = "main"},
-       {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-        .module = fs,
-        .pName = "main"},
-   };
-   /* The mesh's position buffer as it is: three floats a vertex. */
-   VkVertexInputBindingDescription binding = {0, 3 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX};
-   VkVertexInputAttributeDescription attribute = {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0};
-   VkPipelineVertexInputStateCreateInfo vertex_input = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-       .vertexBindingDescriptionCount = 1,
-       .pVertexBindingDescriptions = &binding,
-       .vertexAttributeDescriptionCount = 1,
-       .pVertexAttributeDescriptions = &attribute};
-   VkPipelineInputAssemblyStateCreateInfo assembly = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-   VkPipelineViewportStateCreateInfo viewport = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-       .viewportCount = 1,
-       .scissorCount = 1};
-   /* The scenes' triangles face either way: nothing is culled. */
-   VkPipelineRasterizationStateCreateInfo raster = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-       .polygonMode = VK_POLYGON_MODE_FILL,
-       .cullMode = VK_CULL_MODE_NONE,
-       .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-       .lineWidth = 1.0f};
-   VkPipelineMultisampleStateCreateInfo multisample = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-       .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-   VkPipelineDepthStencilStateCreateInfo depth = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-       .depthTestEnable = VK_TRUE,
-       .depthWriteEnable = VK_TRUE,
-       .depthCompareOp = VK_COMPARE_OP_LESS};
-   VkPipelineColorBlendAttachmentState blend_attachment = {
-       .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                         VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT};
-   VkPipelineColorBlendStateCreateInfo blend = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-       .attachmentCount = 1,
-       .pAttachments = &blend_attachment};
-   /* The swapchain may change size: viewport and scissor are set per frame. */
-   VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-   VkPipelineDynamicStateCreateInfo dynamic = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-       .dynamicStateCount = 2,
-       .pDynamicStates = dynamic_states};
-   VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-                                      .stageCount = 2,
-                                      .pStages = stages,
-                                      .pVertexInputState = &vertex_input,
-                                      .pInputAssemblyState = &assembly,
-                                      .pViewportState = &viewport,
-                                      .pRasterizationState = &raster,
-                                      .pMultisampleState = &multisample,
-                                      .pDepthStencilState = &depth,
-                                      .pColorBlendState = &blend,
-                                      .pDynamicState = &dynamic,
-                                      .layout = rp->layout,
-                                      .renderPass = rp->render_pass,
-                                      .subpass = 0};
-   CHECK_VK(vkCreateGraphicsPipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, &rp->pipeline));
-   return VK_SUCCESS;
-}
-
 VkResult raster_pass_create(struct rq_context *ctx, VkFormat color_format, VkFormat depth_format,
                             VkAccelerationStructureKHR tlas, struct raster_pass *out)
 {
    memset(out, 0, sizeof(*out));
    out->color_format = color_format;
    out->depth_format = depth_format;
-   VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
    VkResult r = create_render_pass(ctx, out);
    if (r == VK_SUCCESS)
       r = create_layout_and_set(ctx, tlas, out);
+   /* The mesh's position buffer as it is: three floats a vertex. */
+   const struct vk_sample_graphics_desc desc = {.vertex_spv = HYBRID_VERT_SPV,
+                                                .fragment_spv = HYBRID_FRAG_SPV,
+                                                .position_format = VK_FORMAT_R32G32B32_SFLOAT,
+                                                .vertex_stride = 3 * sizeof(float),
+                                                .depth_test = true,
+                                                .layout = out->layout,
+                                                .render_pass = out->render_pass};
    if (r == VK_SUCCESS)
-      r = vk_sample_shader_module_create(ctx->device, RQ_TAG, HYBRID_VERT_SPV, &vs);
-   if (r == VK_SUCCESS)
-      r = vk_sample_shader_module_create(ctx->device, RQ_TAG, HYBRID_FRAG_SPV, &fs);
-   if (r == VK_SUCCESS)
-      r = create_pipeline(ctx, vs, fs, out);
-   vkDestroyShaderModule(ctx->device, vs, NULL);
-   vkDestroyShaderModule(ctx->device, fs, NULL);
+      r = vk_sample_graphics_pipeline_create(ctx->device, RQ_TAG, &desc, &out->pipeline);
    return r;
 }
 

@@ -19,6 +19,7 @@
 #include "coverage_reference.h"
 #include "png_write.h"
 #include "vk_sample_device.h"
+#include "vk_sample_graphics.h"
 
 #define TAG "raster_fill_rate"
 #define CHECK_VK(call) VK_SAMPLE_CHECK(TAG, call)
@@ -132,80 +133,20 @@ static VkResult create_target(struct vk_sample_device *d, const struct options *
    return VK_SUCCESS;
 }
 
-static VkResult create_pipeline(struct vk_sample_device *d, const struct options *o,
-                                struct target *t)
+static VkResult create_pipeline(struct vk_sample_device *d, struct target *t)
 {
    VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT, 0, 2 * sizeof(float)};
    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                       .pushConstantRangeCount = 1,
                                       .pPushConstantRanges = &range};
    CHECK_VK(vkCreatePipelineLayout(d->device, &plci, NULL, &t->layout));
-   VkShaderModule vs, fs;
-   CHECK_VK(vk_sample_shader_module_create(d->device, TAG, FILL_VERT_SPV, &vs));
-   VkResult r = vk_sample_shader_module_create(d->device, TAG, FILL_FRAG_SPV, &fs);
-   if (r != VK_SUCCESS) {
-      vkDestroyShaderModule(d->device, vs, NULL);
-      return r;
-   }
-   VkPipelineShaderStageCreateInfo stages[2] = {
-       {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT,
-        .module = vs,
-        .pName = "main"},
-       {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-        .module = fs,
-        .pName = "main"}};
-   VkVertexInputBindingDescription binding = {0, 2 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX};
-   VkVertexInputAttributeDescription attribute = {0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-   VkPipelineVertexInputStateCreateInfo input = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-       .vertexBindingDescriptionCount = 1,
-       .pVertexBindingDescriptions = &binding,
-       .vertexAttributeDescriptionCount = 1,
-       .pVertexAttributeDescriptions = &attribute};
-   VkPipelineInputAssemblyStateCreateInfo assembly = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-   VkViewport viewport = {0, 0, (float)o->width, (float)o->height, 0, 1};
-   VkRect2D scissor = {{0, 0}, {o->width, o->height}};
-   VkPipelineViewportStateCreateInfo vp = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-       .viewportCount = 1,
-       .pViewports = &viewport,
-       .scissorCount = 1,
-       .pScissors = &scissor};
-   VkPipelineRasterizationStateCreateInfo raster = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-       .polygonMode = VK_POLYGON_MODE_FILL,
-       .cullMode = VK_CULL_MODE_NONE,
-       .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-       .lineWidth = 1.0f};
-   VkPipelineMultisampleStateCreateInfo ms = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-       .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-   VkPipelineColorBlendAttachmentState blend_attachment = {.colorWriteMask = 0xf};
-   VkPipelineColorBlendStateCreateInfo blend = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-       .attachmentCount = 1,
-       .pAttachments = &blend_attachment};
-   VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-                                      .stageCount = 2,
-                                      .pStages = stages,
-                                      .pVertexInputState = &input,
-                                      .pInputAssemblyState = &assembly,
-                                      .pViewportState = &vp,
-                                      .pRasterizationState = &raster,
-                                      .pMultisampleState = &ms,
-                                      .pColorBlendState = &blend,
-                                      .layout = t->layout,
-                                      .renderPass = t->render_pass};
-   r = vkCreateGraphicsPipelines(d->device, VK_NULL_HANDLE, 1, &ci, NULL, &t->pipeline);
-   vkDestroyShaderModule(d->device, vs, NULL);
-   vkDestroyShaderModule(d->device, fs, NULL);
-   if (r != VK_SUCCESS)
-      fprintf(stderr, TAG ": vkCreateGraphicsPipelines -> %s\n", vk_sample_result_string(r));
-   return r;
+   const struct vk_sample_graphics_desc desc = {.vertex_spv = FILL_VERT_SPV,
+                                                .fragment_spv = FILL_FRAG_SPV,
+                                                .position_format = VK_FORMAT_R32G32_SFLOAT,
+                                                .vertex_stride = 2 * sizeof(float),
+                                                .layout = t->layout,
+                                                .render_pass = t->render_pass};
+   return vk_sample_graphics_pipeline_create(d->device, TAG, &desc, &t->pipeline);
 }
 
 static void destroy_target(struct vk_sample_device *d, struct target *t)
@@ -235,6 +176,10 @@ static VkResult draw(struct vk_sample_device *d, const struct options *o, struct
                                  .pClearValues = &clear};
    vkCmdBeginRenderPass(cmd, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, t->pipeline);
+   VkViewport viewport = {0, 0, (float)o->width, (float)o->height, 0, 1};
+   VkRect2D scissor = {{0, 0}, {o->width, o->height}};
+   vkCmdSetViewport(cmd, 0, 1, &viewport);
+   vkCmdSetScissor(cmd, 0, 1, &scissor);
    float size[2] = {(float)o->width, (float)o->height};
    vkCmdPushConstants(cmd, t->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(size), size);
    VkDeviceSize offset = 0;
@@ -293,7 +238,7 @@ static int run(const struct options *o)
                                VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vertices) ||
        vk_sample_buffer_create(&d, (VkDeviceSize)o->width * o->height * 4,
                                VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readback) ||
-       create_target(&d, o, &t) || create_pipeline(&d, o, &t))
+       create_target(&d, o, &t) || create_pipeline(&d, &t))
       goto done;
    tris = make_triangles(o, vertices.map);
    if (!tris)
