@@ -1,5 +1,6 @@
 /* Draw commands: vkCmdBindVertexBuffers, vkCmdBindIndexBuffer, vkCmdDraw,
- * vkCmdDrawIndexed, vkCmdDrawIndirect and vkCmdDrawIndexedIndirect.
+ * vkCmdDrawIndexed, vkCmdDrawIndirect, vkCmdDrawIndexedIndirect and their
+ * Count variants (VK_KHR_draw_indirect_count).
  *
  * Each draw writes into upload memory the two program descriptors and a
  * constant bank 0 (push constants, sets, dynamic offsets and the vertex
@@ -255,8 +256,10 @@ static void draw(struct vkppu_command_buffer *cmd, uint32_t first, uint32_t coun
    emit(&cmd->pb, PPU_GFX_DRAW_FIRST, 6, w);
 }
 
+/* count_va 0: draw_count draws; else the count is read from count_va when
+ * the draw executes and draw_count is its upper bound. */
 static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkDeviceSize offset,
-                          uint32_t draw_count, uint32_t stride, bool indexed)
+                          uint32_t draw_count, uint32_t stride, bool indexed, uint64_t count_va)
 {
    if (draw_count == 0 || !prepare_draw(cmd))
       return;
@@ -265,16 +268,17 @@ static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkD
    uint32_t record = indexed ? sizeof(struct ppu_gfx_draw_indexed_indirect)
                              : sizeof(struct ppu_gfx_draw_indirect);
    /* With one draw the stride is unused (Vulkan allows any). */
-   if (draw_count <= 1)
+   if (draw_count <= 1 && count_va == 0)
       stride = record;
    uint64_t args = vkppu_buffer_address(buffer, offset);
    const uint32_t w[7] = {drv_lo32(args),
                           drv_hi32(args),
                           stride,
                           draw_count,
-                          0,
-                          0,
-                          indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u};
+                          drv_lo32(count_va),
+                          drv_hi32(count_va),
+                          (indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u) |
+                              (count_va ? PPU_GFX_DRAW_FLAG_COUNT_FROM_MEMORY : 0u)};
    emit(&cmd->pb, PPU_GFX_INDIRECT_ADDR_LO, 7, w);
 }
 
@@ -338,7 +342,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndirect(VkCommandBuffer commandBuffer, 
                                                  uint32_t stride)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   draw_indirect(cmd, buffer, offset, drawCount, stride, false);
+   draw_indirect(cmd, buffer, offset, drawCount, stride, false, 0);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer,
@@ -346,5 +350,38 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexedIndirect(VkCommandBuffer commandB
                                                         uint32_t drawCount, uint32_t stride)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   draw_indirect(cmd, buffer, offset, drawCount, stride, true);
+   draw_indirect(cmd, buffer, offset, drawCount, stride, true, 0);
+}
+
+/* VK_KHR_draw_indirect_count: the front end reads the count from memory
+ * when the draw executes (DRAW_FLAG_COUNT_FROM_MEMORY) and draws
+ * min(count, maxDrawCount) records. */
+static void draw_indirect_count(VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset,
+                                VkBuffer countBuffer, VkDeviceSize countBufferOffset,
+                                uint32_t maxDrawCount, uint32_t stride, bool indexed)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   uint64_t count_va = vkppu_buffer_address(countBuffer, countBufferOffset);
+   if (count_va)
+      draw_indirect(cmd, buffer, offset, maxDrawCount, stride, indexed, count_va);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndirectCount(VkCommandBuffer commandBuffer,
+                                                      VkBuffer buffer, VkDeviceSize offset,
+                                                      VkBuffer countBuffer,
+                                                      VkDeviceSize countBufferOffset,
+                                                      uint32_t maxDrawCount, uint32_t stride)
+{
+   draw_indirect_count(commandBuffer, buffer, offset, countBuffer, countBufferOffset, maxDrawCount,
+                       stride, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexedIndirectCount(VkCommandBuffer commandBuffer,
+                                                             VkBuffer buffer, VkDeviceSize offset,
+                                                             VkBuffer countBuffer,
+                                                             VkDeviceSize countBufferOffset,
+                                                             uint32_t maxDrawCount, uint32_t stride)
+{
+   draw_indirect_count(commandBuffer, buffer, offset, countBuffer, countBufferOffset, maxDrawCount,
+                       stride, true);
 }

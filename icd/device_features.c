@@ -111,6 +111,9 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT),
     FEATURE(VkPhysicalDevicePerformanceQueryFeaturesKHR, performanceCounterMultipleQueryPools,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR),
+    FEATURE(VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT,
+            vertexAttributeInstanceRateZeroDivisor,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT),
 };
 #undef FEATURE
 

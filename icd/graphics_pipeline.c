@@ -64,6 +64,21 @@ static const char *vertex_input(const VkPipelineVertexInputStateCreateInfo *vi,
       stride[b->binding] = b->stride;
    }
    *bind_count = vi->vertexBindingDescriptionCount;
+   for (const VkBaseInStructure *n = vi->pNext; n; n = n->pNext) {
+      if (n->sType != VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT)
+         continue;
+      const VkPipelineVertexInputDivisorStateCreateInfoEXT *ds = (const void *)n;
+      for (uint32_t i = 0; i < ds->vertexBindingDivisorCount; i++) {
+         const VkVertexInputBindingDivisorDescriptionEXT *d = &ds->pVertexBindingDivisors[i];
+         struct drv_vertex_binding *b = NULL;
+         for (uint32_t j = 0; j < *bind_count; j++)
+            if (binds[j].binding == d->binding)
+               b = &binds[j];
+         if (!b || !b->per_instance)
+            return "a vertex binding divisor names a binding that is not INSTANCE rate";
+         b->divisor = d->divisor;
+      }
+   }
    for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount; i++) {
       const VkVertexInputAttributeDescription *a = &vi->pVertexAttributeDescriptions[i];
       if (!vkppu_vertex_format_supported(a->format))

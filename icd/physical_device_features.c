@@ -80,6 +80,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    /* Polygon modes LINE and POINT: the raster engine's edges and vertices
     * of each polygon, culled by its facing. */
    pFeatures->fillModeNonSolid = VK_TRUE;
+   /* Setup clamps the depth bias by DEPTH_BIAS_CLAMP (either sign). */
+   pFeatures->depthBiasClamp = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions
@@ -129,7 +131,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR)                                  \
    X(RAY_TRACING_PIPELINE_FEATURES_KHR, VkPhysicalDeviceRayTracingPipelineFeaturesKHR)             \
    X(IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT)                 \
-   X(PERFORMANCE_QUERY_FEATURES_KHR, VkPhysicalDevicePerformanceQueryFeaturesKHR)
+   X(PERFORMANCE_QUERY_FEATURES_KHR, VkPhysicalDevicePerformanceQueryFeaturesKHR)                  \
+   X(VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT, VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT)
 
 /* Size of the feature struct with this sType, 0 if it is not one we know. */
 static size_t feature_struct_size(VkStructureType type)
@@ -288,6 +291,15 @@ static void set_supported_features(VkBaseOutStructure *s)
       VkPhysicalDevicePerformanceQueryFeaturesKHR *f = (void *)s;
       f->performanceCounterQueryPools = VK_TRUE;
       f->performanceCounterMultipleQueryPools = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT: {
+      /* The compiler's vertex fetch computes the instance's record as
+       * (InstanceIndex - firstInstance) / divisor + firstInstance, and
+       * firstInstance alone for divisor 0 (api.graphics_features). */
+      VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT *f = (void *)s;
+      f->vertexAttributeInstanceRateDivisor = VK_TRUE;
+      f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
       break;
    }
    default:

@@ -457,6 +457,11 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
        * host-assisted job at its place in the queue (cmd_query_performance.c). */
       ((VkPhysicalDevicePerformanceQueryPropertiesKHR *)s)->allowCommandBufferQueryCopies = VK_TRUE;
       break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
+      /* The divisor is an immediate of a 32-bit unsigned IDIV. */
+      ((VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT *)s)->maxVertexAttribDivisor =
+          UINT32_MAX;
+      break;
 
    default:
       break;

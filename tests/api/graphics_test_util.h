@@ -233,13 +233,15 @@ struct gtu_pipeline_desc {
    uint32_t blend_count; /* attachments of `blend`; 0: 1 */
    VkLogicOp logic_op;   /* 0 (CLEAR) is never wanted: 0 means no logic op */
    bool depth_clamp;
+   const float *depth_bias; /* constant, clamp, slope factors; NULL: depth bias off */
    const VkDynamicState *dynamic;
    uint32_t dynamic_count;
    VkPipelineLayout layout; /* 0: an empty one the helper makes (and leaks into *layout_out) */
    VkRenderPass pass;
    uint32_t subpass;
-   VkViewport viewport;     /* width 0: the whole target, depth 0..1 */
-   const void *raster_next; /* pNext of the rasterization state, or NULL */
+   VkViewport viewport;           /* width 0: the whole target, depth 0..1 */
+   const void *raster_next;       /* pNext of the rasterization state, or NULL */
+   const void *vertex_input_next; /* pNext of the vertex input state, or NULL */
 };
 
 static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pipeline_desc *d,
@@ -265,6 +267,7 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
    };
    VkPipelineVertexInputStateCreateInfo vi = {
        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+       .pNext = d->vertex_input_next,
        .vertexBindingDescriptionCount = d->instanced ? 2 : 1,
        .pVertexBindingDescriptions = binds,
        .vertexAttributeDescriptionCount = d->instanced ? 3 : 2,
@@ -288,6 +291,10 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
        .pNext = d->raster_next,
        .depthClampEnable = d->depth_clamp,
+       .depthBiasEnable = d->depth_bias != NULL,
+       .depthBiasConstantFactor = d->depth_bias ? d->depth_bias[0] : 0.0f,
+       .depthBiasClamp = d->depth_bias ? d->depth_bias[1] : 0.0f,
+       .depthBiasSlopeFactor = d->depth_bias ? d->depth_bias[2] : 0.0f,
        .polygonMode = d->polygon_mode,
        .cullMode = d->cull,
        .frontFace = d->front,

@@ -2,8 +2,10 @@
  * (api.graphics_features on vkppu, lvp.graphics_features on lavapipe):
  * multiDrawIndirect with drawIndirectFirstInstance, fullDrawIndexUint32,
  * depthClamp, independentBlend, occlusionQueryPrecise, logicOp,
- * dualSrcBlend, largePoints, wideLines, fillModeNonSolid (and depthBounds,
- * on its own device). Exact pixels as in test_graphics.c. */
+ * dualSrcBlend, largePoints, wideLines, fillModeNonSolid, depthBiasClamp
+ * (and depthBounds, on its own device), VK_KHR_draw_indirect_count and
+ * VK_EXT_vertex_attribute_divisor.
+ * Exact pixels as in test_graphics.c. */
 #include "graphics_test_util.h"
 
 static const float BLACK[4] = {0, 0, 0, 0};
@@ -21,7 +23,7 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
    vkGetPhysicalDeviceFeatures(ctx->physical_device, &have);
    CHECK(have.multiDrawIndirect && have.drawIndirectFirstInstance && have.fullDrawIndexUint32 &&
          have.depthClamp && have.independentBlend && have.occlusionQueryPrecise && have.logicOp &&
-         have.dualSrcBlend);
+         have.dualSrcBlend && have.depthBiasClamp);
    VkPhysicalDeviceFeatures want = {
        .multiDrawIndirect = VK_TRUE,
        .drawIndirectFirstInstance = VK_TRUE,
@@ -34,8 +36,19 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
        .largePoints = VK_TRUE,
        .wideLines = VK_TRUE,
        .fillModeNonSolid = VK_TRUE,
+       .depthBiasClamp = VK_TRUE,
    };
-   struct vkt_device_desc desc = {.features = &want};
+   static const char *const extensions[] = {VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME,
+                                            VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME};
+   VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT divisor = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT,
+       .vertexAttributeInstanceRateDivisor = VK_TRUE,
+       .vertexAttributeInstanceRateZeroDivisor = VK_TRUE,
+   };
+   struct vkt_device_desc desc = {.features = &want,
+                                  .feature_chain = &divisor,
+                                  .extensions = extensions,
+                                  .extension_count = 2};
    VkResult r = vkt_device_create(ctx, &desc, dev);
    if (r != VK_SUCCESS) {
       test_fail(__FILE__, __LINE__, "vkCreateDevice -> %s", vkt_result_name(r));
@@ -658,6 +671,220 @@ TEST_CASE(polygon_modes_point_and_line)
             CHECK_MSG(bad == 0, "polygon mode LINE: %u pixels wrong", bad);
          }
          vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, p[0], NULL);
+      vkDestroyPipeline(dev.device, p[1], NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* VK_KHR_draw_indirect_count: the count is read when the draw executes.
+ * Four records {6, 1, 0, i} (instance i lands 8 pixels lower each);
+ * count 2 with maxDrawCount 3 draws two, count 9 with maxDrawCount 3 draws
+ * three (the bound wins), and an indexed draw with count 0 draws nothing.
+ * The counts are written after recording, so only a driver that reads them
+ * at execution gets the pixels right. */
+TEST_CASE(draw_indirect_count)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .instanced = true,
+                                    .layout = layout,
+                                    .pass = t.pass};
+      VkPipeline pipe;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      struct gvertex v[12];
+      gtu_rect(&v[0], 2, 2, 6, 6, 0.5f, GREEN);
+      gtu_rect(&v[6], 20, 2, 24, 6, 0.5f, RED);
+      const float offsets[8] = {0, 0, 0, 0.5f, 0, 1.0f, 0, 1.5f};
+      const uint16_t idx[6] = {0, 1, 2, 3, 4, 5};
+      uint32_t args[4 * 4] = {0};
+      for (uint32_t i = 0; i < 4; i++) {
+         args[4 * i + 0] = 6;
+         args[4 * i + 1] = 1;
+         args[4 * i + 3] = i;
+      }
+      /* An indexed record: the red square, which must never appear. */
+      const uint32_t indexed_args[5] = {6, 1, 0, 6, 0};
+      struct vkt_buffer vb, ob, ib, ab, xb, cb;
+      if (pipe && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
+          gtu_data_buffer(&dev, offsets, sizeof(offsets), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &ob) &&
+          gtu_data_buffer(&dev, idx, sizeof(idx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &ib) &&
+          gtu_data_buffer(&dev, args, sizeof(args), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &ab) &&
+          gtu_data_buffer(&dev, indexed_args, sizeof(indexed_args),
+                          VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &xb)) {
+         const uint32_t zeros[4] = {0};
+         if (gtu_data_buffer(&dev, zeros, sizeof(zeros), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                             &cb)) {
+            for (unsigned k = 0; k < 2; k++) {
+               VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+               vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+               VkBuffer bufs[2] = {vb.buffer, ob.buffer};
+               VkDeviceSize offs[2] = {0, 0};
+               vkCmdBindVertexBuffers(cmd, 0, 2, bufs, offs);
+               vkCmdBindIndexBuffer(cmd, ib.buffer, 0, VK_INDEX_TYPE_UINT16);
+               vkCmdDrawIndirectCountKHR(cmd, ab.buffer, 0, cb.buffer, 4 * k, 3, 16);
+               vkCmdDrawIndexedIndirectCountKHR(cmd, xb.buffer, 0, cb.buffer, 8, 1, 20);
+               /* Counts written after recording: 2, then 9 (bounded to 3). */
+               uint32_t *counts = cb.map;
+               counts[0] = 2;
+               counts[1] = 9;
+               counts[2] = 0;
+               if (gtu_end_read(&dev, &t, cmd)) {
+                  uint32_t want[GW * GH] = {0};
+                  for (unsigned i = 0; i < 2 + k; i++)
+                     gtu_fill(want, 2, 2 + 8 * i, 6, 6 + 8 * i, gtu_rgba(0, 255, 0, 255));
+                  CHECK(gtu_check(&t, want, 0, k ? "count 9, max 3" : "count 2, max 3") == 0);
+               }
+            }
+            vkt_buffer_destroy(&dev, &cb);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+         vkt_buffer_destroy(&dev, &ob);
+         vkt_buffer_destroy(&dev, &ib);
+         vkt_buffer_destroy(&dev, &ab);
+         vkt_buffer_destroy(&dev, &xb);
+      }
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* depthBiasClamp on D16: a flat rectangle at z 0.5 with a constant bias of
+ * 2000 units (about 0.03: r is 2^-16 for a 16-bit format) is stored at
+ * 0.5 + 0.001 with a clamp of 0.001 and at about 0.53 without one (left and
+ * right halves). A second rectangle at z 0.51 with LESS then fails where
+ * the clamp held the bias down and passes where it did not. A slope factor
+ * changes nothing on a flat rectangle (m = 0). */
+TEST_CASE(depth_bias_clamp)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_D16_UNORM, &t)) {
+      VkPipelineDepthStencilStateCreateInfo ds = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+          .depthTestEnable = VK_TRUE,
+          .depthWriteEnable = VK_TRUE,
+          .depthCompareOp = VK_COMPARE_OP_LESS,
+      };
+      const float clamped[3] = {2000.0f, 0.001f, 4.0f}, unclamped[3] = {2000.0f, 0.0f, 4.0f};
+      const float *bias[3] = {clamped, unclamped, NULL};
+      VkPipeline p[3];
+      for (unsigned k = 0; k < 3; k++) {
+         struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                       .ds = &ds,
+                                       .depth_bias = bias[k],
+                                       .layout = layout,
+                                       .pass = t.pass};
+         VKT_CHECK(gtu_pipeline(&dev, &d, &p[k]));
+      }
+      struct gvertex v[18];
+      gtu_rect(&v[0], 0, 0, 16, 32, 0.5f, RED);
+      gtu_rect(&v[6], 16, 0, 32, 32, 0.5f, RED);
+      gtu_rect(&v[12], 0, 0, 32, 32, 0.51f, GREEN);
+      struct vkt_buffer vb;
+      if (p[0] && p[1] && p[2] &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1.0f, 0);
+         VkDeviceSize off = 0;
+         vkCmdBindVertexBuffers(cmd, 0, 1, &vb.buffer, &off);
+         for (unsigned k = 0; k < 3; k++) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[k]);
+            vkCmdDraw(cmd, 6, 1, 6 * k, 0);
+         }
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH] = {0};
+            gtu_fill(want, 0, 0, 16, 32, gtu_rgba(255, 0, 0, 255));
+            gtu_fill(want, 16, 0, 32, 32, gtu_rgba(0, 255, 0, 255));
+            CHECK(gtu_check(&t, want, 0, "depth bias clamp") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      for (unsigned k = 0; k < 3; k++)
+         vkDestroyPipeline(dev.device, p[k], NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* VK_EXT_vertex_attribute_divisor on the per-instance offset binding
+ * (offsets 8 pixels apart): divisor 2 with 4 instances from 0 uses offsets
+ * 0, 0, 1, 1 (green, left); divisor 0 with 3 instances from 2 uses offset 2
+ * only (red, right); divisor 2 with 4 instances from 2 uses 2, 2, 3, 3
+ * (green, middle). With divisor 1 every column would have one square per
+ * instance. */
+TEST_CASE(vertex_attribute_divisor)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      VkPipeline p[2];
+      for (unsigned k = 0; k < 2; k++) {
+         const VkVertexInputBindingDivisorDescriptionEXT div = {1, k == 0 ? 2u : 0u};
+         const VkPipelineVertexInputDivisorStateCreateInfoEXT dci = {
+             .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT,
+             .vertexBindingDivisorCount = 1,
+             .pVertexBindingDivisors = &div,
+         };
+         struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                       .instanced = true,
+                                       .vertex_input_next = &dci,
+                                       .layout = layout,
+                                       .pass = t.pass};
+         VKT_CHECK(gtu_pipeline(&dev, &d, &p[k]));
+      }
+      struct gvertex v[18];
+      gtu_rect(&v[0], 2, 2, 6, 6, 0.5f, GREEN);
+      gtu_rect(&v[6], 20, 2, 24, 6, 0.5f, RED);
+      gtu_rect(&v[12], 12, 2, 16, 6, 0.5f, GREEN);
+      const float offsets[12] = {0, 0, 0, 0.5f, 0, 1.0f, 0, 1.5f, 0, 2.0f, 0, 2.5f};
+      struct vkt_buffer vb, ob;
+      if (p[0] && p[1] &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
+          gtu_data_buffer(&dev, offsets, sizeof(offsets), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &ob)) {
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+         VkBuffer bufs[2] = {vb.buffer, ob.buffer};
+         VkDeviceSize offs[2] = {0, 0};
+         vkCmdBindVertexBuffers(cmd, 0, 2, bufs, offs);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[0]);
+         vkCmdDraw(cmd, 6, 4, 0, 0);
+         vkCmdDraw(cmd, 6, 4, 12, 2);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[1]);
+         vkCmdDraw(cmd, 6, 3, 6, 2);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH] = {0};
+            const uint32_t green = gtu_rgba(0, 255, 0, 255);
+            for (unsigned i = 0; i < 2; i++)
+               gtu_fill(want, 2, 2 + 8 * i, 6, 6 + 8 * i, green);
+            for (unsigned i = 2; i < 4; i++)
+               gtu_fill(want, 12, 2 + 8 * i, 16, 6 + 8 * i, green);
+            gtu_fill(want, 20, 18, 24, 22, gtu_rgba(255, 0, 0, 255));
+            CHECK(gtu_check(&t, want, 0, "vertex attribute divisors 2 and 0") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+         vkt_buffer_destroy(&dev, &ob);
       }
       vkDestroyPipeline(dev.device, p[0], NULL);
       vkDestroyPipeline(dev.device, p[1], NULL);
