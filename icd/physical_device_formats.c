@@ -83,8 +83,17 @@ static bool usage_supported(VkImageUsageFlags usage, VkFormatFeatureFlags featur
          usage &= ~rules[i].usage;
       }
    }
-   /* Input attachments (the compiler has no subpassLoad) and the usages of
-    * extensions need what no format has. */
+   /* Input attachments: an attachment format (the spec's rule) that the
+    * texture unit also reads, since subpassLoad is a texel fetch of the
+    * view's header (translate_image.c). */
+   if (usage & VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT) {
+      const VkFormatFeatureFlags attachment =
+          VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+      if (!(features & attachment) || !(features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+         return false;
+      usage &= ~VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+   }
+   /* The usages of extensions need what no format has. */
    return usage == 0;
 }
 

@@ -300,6 +300,12 @@ static uint32_t helper_invocation(struct xl_ctx *c)
    return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_STATE), 4 | 1 << 8);
 }
 
+/* R0 holds the pixel as x | y << 16. */
+uint32_t xl_fragment_pixel(struct xl_ctx *c, unsigned axis)
+{
+   return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_POSITION),
+                        (axis ? 16u : 0u) | 16u << 8);
+}
 uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
 {
    uint32_t state = XL_FS_STATE;
@@ -309,8 +315,7 @@ uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
          return xl_gfx_read_reg(c, XL_FS_DEPTH);
       if (k == 3) /* 1 / w_clip: the inverse-w plane */
          return eval_plane(c, 20, xl_gfx_read_reg(c, XL_FS_DX), xl_gfx_read_reg(c, XL_FS_DY));
-      uint32_t xy = xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_POSITION),
-                                  (k ? 16u : 0u) | 16u << 8);
+      uint32_t xy = xl_fragment_pixel(c, k);
       uint32_t f = ir_new_vreg(c->ir, 1);
       struct ir_insn *i = xl_op(c, PPU_OP_CVT, PPU_TYPE_F32, f, xy, 0);
       i->f.type2 = PPU_TYPE_U32;

@@ -127,5 +127,8 @@ uint32_t xl_vertex_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k);
 bool xl_fragment_begin(struct xl_ctx *c);
 void xl_fragment_exit(struct xl_ctx *c);
 uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k);
+/* The fragment's pixel coordinate on axis 0 (x) or 1 (y), an unsigned
+ * integer: where subpassLoad reads its input attachment. */
+uint32_t xl_fragment_pixel(struct xl_ctx *c, unsigned axis);
 
 #endif /* DRV_COMPILER_TRANSLATE_GRAPHICS_H */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ppu/texture.h"
-#include "translate.h"
+#include "translate_graphics.h"
 
 #define MAX_COORD_WORDS 12u /* cube array, gradients and a reference: 3+1+3+3+1 */
 
@@ -22,6 +22,7 @@ struct image_info {
    enum ppu_type ty;
    unsigned coords; /* spatial coordinates of a sample (cube: a 3D direction) */
    bool arrayed, cube, buffer;
+   bool subpass; /* Dim SubpassData: an input attachment, read at the fragment's pixel */
 };
 
 static bool image_info(struct xl_ctx *c, uint32_t type_id, struct image_info *out)
@@ -47,6 +48,11 @@ static bool image_info(struct xl_ctx *c, uint32_t type_id, struct image_info *ou
       out->dim = out->arrayed ? arrays[t->u.image.dim] : plain[t->u.image.dim];
       out->coords = t->u.image.dim == SPIRV_DIM_Cube ? 3 : t->u.image.dim + 1;
       out->cube = t->u.image.dim == SPIRV_DIM_Cube;
+   } else if (t->u.image.dim == SPIRV_DIM_SubpassData && !out->arrayed) {
+      /* The descriptor is the attachment view's texture header (2D). */
+      out->dim = PPU_TEXDIM_2D;
+      out->coords = 2;
+      out->subpass = true;
    } else if (t->u.image.dim == SPIRV_DIM_Buffer && !out->arrayed) {
       out->dim = PPU_TEXDIM_BUFFER;
       out->coords = 1;
@@ -474,6 +480,32 @@ static void gather(struct xl_ctx *c, const struct spirv_inst *inst)
    set_result(c, inst, make_group(c, &texels));
 }
 
+/* OpImageRead of subpass data (subpassLoad): a TLD of level 0 at the
+ * fragment's pixel plus the coordinate operand, which Vulkan requires to be
+ * (0, 0) ("Input Attachment Interface"); the descriptor is an ordinary
+ * texture header, so the view's format converts as for texelFetch. */
+static void read_subpass(struct xl_ctx *c, const struct spirv_inst *inst,
+                         const struct image_info *info, uint32_t tex)
+{
+   if (!c->gfx || c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment) {
+      xl_fail(c, "subpass data (an input attachment) read outside a fragment shader");
+      return;
+   }
+   struct xl_val offset = xl_get(c, xl_word(c, inst, 1));
+   struct coord_vec v = {{0}, 0};
+   for (unsigned axis = 0; axis < 2 && !c->failed; axis++) {
+      uint32_t xy = ir_new_vreg(c->ir, 1);
+      xl_op(c, PPU_OP_IADD, PPU_TYPE_U32, xy, xl_fragment_pixel(c, axis), xl_comp(c, offset, axis));
+      push_word(c, &v, xy);
+   }
+   push_word(c, &v, zero_word(c));
+   if (c->failed)
+      return;
+   uint32_t quad = ir_new_vreg(c->ir, 4);
+   emit_tex(c, PPU_OP_TLD, info, quad, tex, 0, &v);
+   set_result(c, inst, quad);
+}
+
 /* OpImageRead / OpImageWrite: SULD.P / SUST.P, which convert through the
  * view's format; so do images declared with a format, which Vulkan requires
  * to match the view's. */
@@ -486,6 +518,16 @@ static void read_write(struct xl_ctx *c, const struct spirv_inst *inst)
    if (!image_operand(c, xl_word(c, inst, 0), &tex, NULL, &info) ||
        !parse_image_operands(c, inst, write ? 3 : 2, &ops))
       return;
+   if (info.subpass) {
+      if (write ||
+          ops.mask & ~(SPIRV_IMAGE_OPERANDS_NonPrivateTexel | SPIRV_IMAGE_OPERANDS_VolatileTexel |
+                       SPIRV_IMAGE_OPERANDS_MakeTexelVisible)) {
+         xl_fail(c, "unsupported: subpass data %s", write ? "written" : "with image operands");
+         return;
+      }
+      read_subpass(c, inst, &info, tex);
+      return;
+   }
    if (ops.mask &
        (SPIRV_IMAGE_OPERANDS_Lod | SPIRV_IMAGE_OPERANDS_Offset | SPIRV_IMAGE_OPERANDS_ConstOffset |
         SPIRV_IMAGE_OPERANDS_Grad | SPIRV_IMAGE_OPERANDS_Bias)) {

@@ -70,6 +70,8 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_DrawParameters,
     SPIRV_CAPABILITY_DerivativeControl,
     SPIRV_CAPABILITY_SampleRateShading,
+    /* subpassLoad (translate_image.c). */
+    SPIRV_CAPABILITY_InputAttachment,
     /* Declared by fragment shaders that read gl_PrimitiveID; geometry
      * shaders stay refused by their execution model. */
     SPIRV_CAPABILITY_Geometry,
