@@ -1,4 +1,4 @@
-/* Draw commands: vkCmdBindVertexBuffers, vkCmdBindIndexBuffer, vkCmdDraw,
+/* Draw commands: vkCmdBindVertexBuffers(2), vkCmdBindIndexBuffer, vkCmdDraw,
  * vkCmdDrawIndexed, vkCmdDrawIndirect, vkCmdDrawIndexedIndirect and their
  * Count variants (VK_KHR_draw_indirect_count).
  *
@@ -113,28 +113,32 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
    return enabled;
 }
 
+/* A state's value for this draw: the command buffer's where the pipeline
+ * declared it dynamic, else the pipeline's. */
+#define PICK(bit, field) ((g->dynamic & (bit)) ? d->field : p->field)
+
 static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
                                 const struct vkppu_gfx_pipeline *g)
 {
    const struct vkppu_gfx_dynamic *d = &s->dynamic, *p = &g->values;
    const float *bias = (g->dynamic & VKPPU_DYN_DEPTH_BIAS) ? d->depth_bias : p->depth_bias;
-   const float line = (g->dynamic & VKPPU_DYN_LINE_WIDTH) ? d->line_width : p->line_width;
+   const float line = PICK(VKPPU_DYN_LINE_WIDTH, line_width);
    const uint32_t raster[16] = {
-       g->topology,
-       g->primitive_restart,
+       PICK(VKPPU_DYN_TOPOLOGY, topology),
+       PICK(VKPPU_DYN_PRIMITIVE_RESTART_ENABLE, primitive_restart),
        0, /* provoking vertex: first, as Vulkan's default */
-       g->cull,
-       g->front_face,
+       PICK(VKPPU_DYN_CULL_MODE, cull),
+       PICK(VKPPU_DYN_FRONT_FACE, front_face),
        g->polygon_mode,
        g->depth_clamp,
-       g->depth_bias_enable,
+       PICK(VKPPU_DYN_DEPTH_BIAS_ENABLE, depth_bias_enable),
        f2u(bias[0]),
        f2u(bias[2]),
        f2u(bias[1]),
        /* LINE_WIDTH takes a positive float: lineWidthRange keeps valid
         * widths inside [1, 16]; others are invalid usage. */
        f2u(line >= 1.0f && line <= 16.0f ? line : 1.0f),
-       g->rasterizer_discard,
+       PICK(VKPPU_DYN_RASTERIZER_DISCARD_ENABLE, rasterizer_discard),
        g->pixel_order,
        0, /* no sample shading */
        g->clip_distance_mask,
@@ -147,26 +151,44 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
        (g->dynamic & VKPPU_DYN_STENCIL_WRITE_MASK) ? d->stencil_write_mask : p->stencil_write_mask;
    const uint32_t *ref =
        (g->dynamic & VKPPU_DYN_STENCIL_REFERENCE) ? d->stencil_reference : p->stencil_reference;
+   const uint32_t *ops = (g->dynamic & VKPPU_DYN_STENCIL_OP) ? d->stencil_ops : p->stencil_ops;
+   /* Tests need their aspect in the subpass's attachment; Vulkan writes
+    * depth only where the depth test is on. */
+   const bool depth_test = g->has_depth && PICK(VKPPU_DYN_DEPTH_TEST_ENABLE, depth_test_enable);
+   const bool depth_write = PICK(VKPPU_DYN_DEPTH_WRITE_ENABLE, depth_write_enable);
+   const bool bounds_test =
+       g->has_depth && PICK(VKPPU_DYN_DEPTH_BOUNDS_TEST_ENABLE, depth_bounds_test_enable);
+   const bool stencil_test =
+       g->has_stencil && PICK(VKPPU_DYN_STENCIL_TEST_ENABLE, stencil_test_enable);
    static const float no_bounds[2] = {0.0f, 1.0f};
-   const float *bounds = !g->depth_bounds_enable                 ? no_bounds
+   const float *bounds = !bounds_test                            ? no_bounds
                          : (g->dynamic & VKPPU_DYN_DEPTH_BOUNDS) ? d->depth_bounds
                                                                  : p->depth_bounds;
    const uint32_t zs[10] = {
-       g->depth_test,          g->depth_compare,
-       g->depth_bounds_enable, f2u(bounds[0]),
-       f2u(bounds[1]),         g->stencil_enable,
-       g->stencil_ops[0],      PPU_GFX_STENCIL_MASKS(cmp[0] & 0xffu, wr[0] & 0xffu, ref[0] & 0xffu),
-       g->stencil_ops[1],      PPU_GFX_STENCIL_MASKS(cmp[1] & 0xffu, wr[1] & 0xffu, ref[1] & 0xffu),
+       depth_test ? 1u | (depth_write ? 2u : 0u) : 0u,
+       depth_test ? PICK(VKPPU_DYN_DEPTH_COMPARE_OP, depth_compare) : 0u,
+       bounds_test,
+       f2u(bounds[0]),
+       f2u(bounds[1]),
+       stencil_test,
+       stencil_test ? ops[0] : 0u,
+       PPU_GFX_STENCIL_MASKS(cmp[0] & 0xffu, wr[0] & 0xffu, ref[0] & 0xffu),
+       stencil_test ? ops[1] : 0u,
+       PPU_GFX_STENCIL_MASKS(cmp[1] & 0xffu, wr[1] & 0xffu, ref[1] & 0xffu),
    };
    emit(pb, PPU_GFX_DEPTH_TEST, 10, zs);
 
    emit(pb, PPU_GFX_BLEND_BASE, 2 * PPU_GFX_COLOR_TARGETS, &g->blend[0][0]);
    const float *bc =
        (g->dynamic & VKPPU_DYN_BLEND_CONSTANTS) ? d->blend_constants : p->blend_constants;
-   const uint32_t blend_shared[6] = {f2u(bc[0]), f2u(bc[1]),  f2u(bc[2]),
-                                     f2u(bc[3]), g->logic_op, g->alpha_to_coverage};
+   const uint32_t logic_op =
+       g->logic_op_enable ? g->logic_op_enable | PICK(VKPPU_DYN_LOGIC_OP, logic_op) : 0u;
+   const uint32_t blend_shared[6] = {f2u(bc[0]), f2u(bc[1]), f2u(bc[2]),
+                                     f2u(bc[3]), logic_op,   g->alpha_to_coverage};
    emit(pb, PPU_GFX_BLEND_CONSTANT_R, 6, blend_shared);
 }
+
+#undef PICK
 
 /* Everything but the draw method itself; false when nothing can be drawn
  * (no pipeline, no render pass, out of memory). */
@@ -199,7 +221,8 @@ static bool prepare_draw(struct vkppu_command_buffer *cmd)
       struct drv_vertex_buffer_record rec = {
           .address = s->vertex_buffers[i].va,
           .size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size,
-          .stride = g->vertex_stride[i],
+          .stride = (g->dynamic & VKPPU_DYN_VERTEX_STRIDE) ? s->dynamic.vertex_stride[i]
+                                                           : g->vertex_stride[i],
       };
       memcpy(cbank + DRV_ABI_CBANK_VERTEX_BUFFERS + i * DRV_ABI_VERTEX_BUFFER_RECORD, &rec,
              sizeof(rec));
@@ -282,25 +305,50 @@ static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkD
    emit(&cmd->pb, PPU_GFX_INDIRECT_ADDR_LO, 7, w);
 }
 
+/* sizes NULL: each buffer to its end; strides NULL: keep the strides
+ * (vkCmdBindVertexBuffers2 with VERTEX_INPUT_BINDING_STRIDE dynamic). */
+static void bind_vertex_buffers(struct vkppu_command_buffer *cmd, uint32_t first, uint32_t count,
+                                const VkBuffer *buffers, const VkDeviceSize *offsets,
+                                const VkDeviceSize *sizes, const VkDeviceSize *strides)
+{
+   for (uint32_t i = 0; i < count; i++) {
+      uint32_t b = first + i;
+      if (b >= DRV_ABI_MAX_VERTEX_BUFFERS)
+         break; /* VUID-vkCmdBindVertexBuffers-firstBinding-00624 */
+      if (strides)
+         cmd->gfx.dynamic.vertex_stride[b] = strides[i] > UINT32_MAX ? 0u : (uint32_t)strides[i];
+      const struct vkppu_buffer *buf = vkppu_buffer_from_handle(buffers[i]);
+      if (!buf || offsets[i] > buf->size) {
+         cmd->gfx.vertex_buffers[b].va = 0; /* nullDescriptor style: unbound */
+         cmd->gfx.vertex_buffers[b].size = 0;
+         continue;
+      }
+      uint64_t size = buf->size - offsets[i];
+      if (sizes && sizes[i] != VK_WHOLE_SIZE && sizes[i] < size)
+         size = sizes[i];
+      cmd->gfx.vertex_buffers[b].va = buf->va + offsets[i];
+      cmd->gfx.vertex_buffers[b].size = size;
+   }
+}
+
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindVertexBuffers(VkCommandBuffer commandBuffer,
                                                       uint32_t firstBinding, uint32_t bindingCount,
                                                       const VkBuffer *pBuffers,
                                                       const VkDeviceSize *pOffsets)
 {
-   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   for (uint32_t i = 0; i < bindingCount; i++) {
-      uint32_t b = firstBinding + i;
-      if (b >= DRV_ABI_MAX_VERTEX_BUFFERS)
-         break; /* VUID-vkCmdBindVertexBuffers-firstBinding-00624 */
-      const struct vkppu_buffer *buf = vkppu_buffer_from_handle(pBuffers[i]);
-      if (!buf || pOffsets[i] > buf->size) {
-         cmd->gfx.vertex_buffers[b].va = 0; /* nullDescriptor style: unbound */
-         cmd->gfx.vertex_buffers[b].size = 0;
-         continue;
-      }
-      cmd->gfx.vertex_buffers[b].va = buf->va + pOffsets[i];
-      cmd->gfx.vertex_buffers[b].size = buf->size - pOffsets[i];
-   }
+   bind_vertex_buffers(vkppu_command_buffer_from_handle(commandBuffer), firstBinding, bindingCount,
+                       pBuffers, pOffsets, NULL, NULL);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindVertexBuffers2(VkCommandBuffer commandBuffer,
+                                                       uint32_t firstBinding, uint32_t bindingCount,
+                                                       const VkBuffer *pBuffers,
+                                                       const VkDeviceSize *pOffsets,
+                                                       const VkDeviceSize *pSizes,
+                                                       const VkDeviceSize *pStrides)
+{
+   bind_vertex_buffers(vkppu_command_buffer_from_handle(commandBuffer), firstBinding, bindingCount,
+                       pBuffers, pOffsets, pSizes, pStrides);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBindIndexBuffer(VkCommandBuffer commandBuffer, VkBuffer buffer,

@@ -1,8 +1,11 @@
-/* The dynamic-state commands of Vulkan 1.0: vkCmdSetViewport, Scissor,
+/* The dynamic-state commands of Vulkan 1.0 (vkCmdSetViewport, Scissor,
  * LineWidth, DepthBias, BlendConstants, DepthBounds, StencilCompareMask,
- * StencilWriteMask and StencilReference. They only record values; each draw
- * takes those its pipeline declared dynamic (cmd_draw.c). */
+ * StencilWriteMask, StencilReference) and of VK_EXT_extended_dynamic_state
+ * and _2 (the Vulkan 1.3 set). They only record values, in the graphics
+ * engine's encodings; each draw takes those its pipeline declared dynamic
+ * (cmd_draw.c). */
 #include "vkppu_cmd_buffer.h"
+#include "vkppu_graphics.h"
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetViewport(VkCommandBuffer commandBuffer,
                                                 uint32_t firstViewport, uint32_t viewportCount,
@@ -84,4 +87,128 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetStencilReference(VkCommandBuffer commandB
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    set_faces(cmd->gfx.dynamic.stencil_reference, faceMask, reference);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetViewportWithCount(VkCommandBuffer commandBuffer,
+                                                         uint32_t viewportCount,
+                                                         const VkViewport *pViewports)
+{
+   vkppu_CmdSetViewport(commandBuffer, 0, viewportCount, pViewports);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetScissorWithCount(VkCommandBuffer commandBuffer,
+                                                        uint32_t scissorCount,
+                                                        const VkRect2D *pScissors)
+{
+   vkppu_CmdSetScissor(commandBuffer, 0, scissorCount, pScissors);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetCullMode(VkCommandBuffer commandBuffer,
+                                                VkCullModeFlags cullMode)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.cull = vkppu_gfx_cull_word(cullMode);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetFrontFace(VkCommandBuffer commandBuffer,
+                                                 VkFrontFace frontFace)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.front_face = vkppu_gfx_front_face_word(frontFace);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetPrimitiveTopology(VkCommandBuffer commandBuffer,
+                                                         VkPrimitiveTopology primitiveTopology)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   /* The first six topologies have the hardware's numbers; the others need
+    * features the device does not report (invalid usage): draw points. */
+   cmd->gfx.dynamic.topology = (uint32_t)primitiveTopology <= VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN
+                                   ? (uint32_t)primitiveTopology
+                                   : (uint32_t)VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetDepthTestEnable(VkCommandBuffer commandBuffer,
+                                                       VkBool32 depthTestEnable)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.depth_test_enable = depthTestEnable ? 1u : 0u;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetDepthWriteEnable(VkCommandBuffer commandBuffer,
+                                                        VkBool32 depthWriteEnable)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.depth_write_enable = depthWriteEnable ? 1u : 0u;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetDepthCompareOp(VkCommandBuffer commandBuffer,
+                                                      VkCompareOp depthCompareOp)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.depth_compare = (uint32_t)depthCompareOp & 7u; /* the API's numbers */
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetDepthBoundsTestEnable(VkCommandBuffer commandBuffer,
+                                                             VkBool32 depthBoundsTestEnable)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.depth_bounds_test_enable = depthBoundsTestEnable ? 1u : 0u;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetStencilTestEnable(VkCommandBuffer commandBuffer,
+                                                         VkBool32 stencilTestEnable)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.stencil_test_enable = stencilTestEnable ? 1u : 0u;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetStencilOp(VkCommandBuffer commandBuffer,
+                                                 VkStencilFaceFlags faceMask, VkStencilOp failOp,
+                                                 VkStencilOp passOp, VkStencilOp depthFailOp,
+                                                 VkCompareOp compareOp)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   uint32_t w = vkppu_gfx_stencil_ops_word(failOp, passOp, depthFailOp, compareOp);
+   if (faceMask & VK_STENCIL_FACE_FRONT_BIT)
+      cmd->gfx.dynamic.stencil_ops[0] = w;
+   if (faceMask & VK_STENCIL_FACE_BACK_BIT)
+      cmd->gfx.dynamic.stencil_ops[1] = w;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetRasterizerDiscardEnable(VkCommandBuffer commandBuffer,
+                                                               VkBool32 rasterizerDiscardEnable)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.rasterizer_discard = rasterizerDiscardEnable ? 1u : 0u;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetDepthBiasEnable(VkCommandBuffer commandBuffer,
+                                                       VkBool32 depthBiasEnable)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.depth_bias_enable = depthBiasEnable ? 1u : 0u;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetPrimitiveRestartEnable(VkCommandBuffer commandBuffer,
+                                                              VkBool32 primitiveRestartEnable)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.primitive_restart = primitiveRestartEnable ? 1u : 0u;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetLogicOpEXT(VkCommandBuffer commandBuffer, VkLogicOp logicOp)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->gfx.dynamic.logic_op = (uint32_t)logicOp & 0xfu; /* the API's numbers */
+}
+
+/* Patch control points belong to tessellation, which the device does not
+ * have: extendedDynamicState2PatchControlPoints is VK_FALSE, so no valid
+ * command buffer calls this, and there is nothing to record. */
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetPatchControlPointsEXT(VkCommandBuffer commandBuffer,
+                                                             uint32_t patchControlPoints)
+{
+   (void)commandBuffer;
+   (void)patchControlPoints;
 }

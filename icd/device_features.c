@@ -114,6 +114,11 @@ static const struct feature_struct feature_structs[] = {
     FEATURE(VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT,
             vertexAttributeInstanceRateZeroDivisor,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceExtendedDynamicStateFeaturesEXT, extendedDynamicState,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceExtendedDynamicState2FeaturesEXT,
+            extendedDynamicState2PatchControlPoints,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT),
 };
 #undef FEATURE
 

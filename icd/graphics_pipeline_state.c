@@ -1,6 +1,7 @@
 /* The fixed-function state of vkCreateGraphicsPipelines translated into the
  * graphics engine's encodings (docs/graphics-hw.md "API mapping"), once, at
- * creation; draws only copy the words (cmd_draw.c).
+ * creation; draws copy the words, or take the command buffer's values for
+ * the states the pipeline leaves dynamic (cmd_draw.c).
  *
  * What the device does not support (adjacency and patch topologies,
  * FILL_RECTANGLE, rasterization samples other than 1) is
@@ -34,6 +35,22 @@ static uint32_t dynamic_mask(const VkPipelineDynamicStateCreateInfo *ds)
        {VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VKPPU_DYN_STENCIL_WRITE_MASK},
        {VK_DYNAMIC_STATE_STENCIL_REFERENCE, VKPPU_DYN_STENCIL_REFERENCE},
        {VK_DYNAMIC_STATE_DEPTH_BOUNDS, VKPPU_DYN_DEPTH_BOUNDS},
+       {VK_DYNAMIC_STATE_CULL_MODE, VKPPU_DYN_CULL_MODE},
+       {VK_DYNAMIC_STATE_FRONT_FACE, VKPPU_DYN_FRONT_FACE},
+       {VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY, VKPPU_DYN_TOPOLOGY},
+       {VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, VKPPU_DYN_VIEWPORT},
+       {VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, VKPPU_DYN_SCISSOR},
+       {VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VKPPU_DYN_VERTEX_STRIDE},
+       {VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, VKPPU_DYN_DEPTH_TEST_ENABLE},
+       {VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, VKPPU_DYN_DEPTH_WRITE_ENABLE},
+       {VK_DYNAMIC_STATE_DEPTH_COMPARE_OP, VKPPU_DYN_DEPTH_COMPARE_OP},
+       {VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE, VKPPU_DYN_DEPTH_BOUNDS_TEST_ENABLE},
+       {VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VKPPU_DYN_STENCIL_TEST_ENABLE},
+       {VK_DYNAMIC_STATE_STENCIL_OP, VKPPU_DYN_STENCIL_OP},
+       {VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE, VKPPU_DYN_RASTERIZER_DISCARD_ENABLE},
+       {VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, VKPPU_DYN_DEPTH_BIAS_ENABLE},
+       {VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE, VKPPU_DYN_PRIMITIVE_RESTART_ENABLE},
+       {VK_DYNAMIC_STATE_LOGIC_OP_EXT, VKPPU_DYN_LOGIC_OP},
    };
    uint32_t mask = 0;
    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -42,10 +59,9 @@ static uint32_t dynamic_mask(const VkPipelineDynamicStateCreateInfo *ds)
    return mask;
 }
 
-/* Stencil ops and compare use the API's numbers in the hardware fields. */
 static uint32_t stencil_ops(const VkStencilOpState *s)
 {
-   return PPU_GFX_STENCIL_OPS(s->failOp, s->passOp, s->depthFailOp, s->compareOp);
+   return vkppu_gfx_stencil_ops_word(s->failOp, s->passOp, s->depthFailOp, s->compareOp);
 }
 
 const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
@@ -54,10 +70,15 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
                                      const struct vkppu_render_pass *pass)
 {
    g->dynamic = dynamic_mask(ci->pDynamicState);
+   struct vkppu_gfx_dynamic *v = &g->values;
    const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
    if (!rs)
       return "pRasterizationState is required";
-   g->rasterizer_discard = rs->rasterizerDiscardEnable ? 1u : 0u;
+   v->rasterizer_discard = rs->rasterizerDiscardEnable ? 1u : 0u;
+   /* With a dynamic enable, the states rasterization needs are required
+    * as if it were off (spec: VkGraphicsPipelineCreateInfo). */
+   const bool discard =
+       v->rasterizer_discard && !(g->dynamic & VKPPU_DYN_RASTERIZER_DISCARD_ENABLE);
 
    const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
    if (!ia)
@@ -65,18 +86,17 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
    /* The first six topologies have the same numbers in the hardware. */
    if ((uint32_t)ia->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN)
       return "adjacency and patch topologies are not supported";
-   g->topology = (uint32_t)ia->topology;
-   g->primitive_restart = ia->primitiveRestartEnable ? 1u : 0u;
+   v->topology = (uint32_t)ia->topology;
+   v->primitive_restart = ia->primitiveRestartEnable ? 1u : 0u;
 
    /* FILL, LINE and POINT have the hardware's numbers (0, 1, 2). */
    if ((uint32_t)rs->polygonMode > VK_POLYGON_MODE_POINT)
       return "only the polygon modes FILL, LINE and POINT are supported";
    g->polygon_mode = (uint32_t)rs->polygonMode;
-   g->cull = (uint32_t)rs->cullMode & (PPU_GFX_CULL_FRONT | PPU_GFX_CULL_BACK);
-   /* COUNTER_CLOCKWISE (0) is the hardware's POSITIVE_AREA (0). */
-   g->front_face = rs->frontFace == VK_FRONT_FACE_CLOCKWISE ? 1u : 0u;
+   v->cull = vkppu_gfx_cull_word(rs->cullMode);
+   v->front_face = vkppu_gfx_front_face_word(rs->frontFace);
    g->depth_clamp = rs->depthClampEnable ? 1u : 0u;
-   g->depth_bias_enable = rs->depthBiasEnable ? 1u : 0u;
+   v->depth_bias_enable = rs->depthBiasEnable ? 1u : 0u;
    g->values.depth_bias[0] = rs->depthBiasConstantFactor;
    g->values.depth_bias[1] = rs->depthBiasClamp;
    g->values.depth_bias[2] = rs->depthBiasSlopeFactor;
@@ -92,9 +112,13 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
       }
    }
 
-   if (!g->rasterizer_discard) {
+   if (!discard) {
       const VkPipelineViewportStateCreateInfo *vs = ci->pViewportState;
-      if (!vs || vs->viewportCount != 1 || vs->scissorCount != 1)
+      /* With VIEWPORT_WITH_COUNT / SCISSOR_WITH_COUNT the counts are 0 and
+       * the command buffer sets the one viewport and scissor. */
+      bool with_count = has_dynamic(ci->pDynamicState, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT) ||
+                        has_dynamic(ci->pDynamicState, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+      if (!vs || (!with_count && (vs->viewportCount != 1 || vs->scissorCount != 1)))
          return "exactly one viewport and one scissor (multiViewport is not reported)";
       if (!(g->dynamic & VKPPU_DYN_VIEWPORT)) {
          if (!vs->pViewports)
@@ -117,31 +141,24 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
       g->alpha_to_coverage = (ms->alphaToCoverageEnable ? 1u : 0u);
    }
 
-   bool depth = false, stencil = false;
    if (sp->has_depth_stencil && sp->depth_stencil.attachment != VK_ATTACHMENT_UNUSED) {
       const struct vkppu_format_info *f =
           vkppu_format_info(pass->attachments[sp->depth_stencil.attachment].format);
-      depth = (f->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
-      stencil = (f->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
+      g->has_depth = (f->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
+      g->has_stencil = (f->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0;
    }
+   /* The draw combines these with has_depth / has_stencil (cmd_draw.c). */
    const VkPipelineDepthStencilStateCreateInfo *dss = ci->pDepthStencilState;
-   if (dss && !g->rasterizer_discard && (depth || stencil)) {
-      /* ZROP tests the stored depth against the bounds (depth formats). */
-      if (depth && dss->depthBoundsTestEnable) {
-         g->depth_bounds_enable = 1;
-         g->values.depth_bounds[0] = dss->minDepthBounds;
-         g->values.depth_bounds[1] = dss->maxDepthBounds;
-      }
-      if (depth && dss->depthTestEnable) {
-         /* Vulkan writes depth only where the test is on. */
-         g->depth_test = 1u | (dss->depthWriteEnable ? 2u : 0u);
-         g->depth_compare = (uint32_t)dss->depthCompareOp; /* the API's numbers */
-      }
-      if (stencil && dss->stencilTestEnable) {
-         g->stencil_enable = 1;
-         g->stencil_ops[0] = stencil_ops(&dss->front);
-         g->stencil_ops[1] = stencil_ops(&dss->back);
-      }
+   if (dss && !discard && (g->has_depth || g->has_stencil)) {
+      v->depth_bounds_test_enable = dss->depthBoundsTestEnable ? 1u : 0u;
+      v->depth_bounds[0] = dss->minDepthBounds;
+      v->depth_bounds[1] = dss->maxDepthBounds;
+      v->depth_test_enable = dss->depthTestEnable ? 1u : 0u;
+      v->depth_write_enable = dss->depthWriteEnable ? 1u : 0u;
+      v->depth_compare = (uint32_t)dss->depthCompareOp; /* the API's numbers */
+      v->stencil_test_enable = dss->stencilTestEnable ? 1u : 0u;
+      v->stencil_ops[0] = stencil_ops(&dss->front);
+      v->stencil_ops[1] = stencil_ops(&dss->back);
       const VkStencilOpState *face[2] = {&dss->front, &dss->back};
       for (unsigned i = 0; i < 2; i++) {
          g->values.stencil_compare_mask[i] = face[i]->compareMask & 0xffu;
@@ -151,13 +168,13 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
    }
 
    const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
-   if (sp->color_count && !g->rasterizer_discard) {
+   if (sp->color_count && !discard) {
       if (!cb || cb->attachmentCount < sp->color_count)
          return "pColorBlendState needs one attachment per color attachment of the subpass";
       /* Logic ops use the API's numbers; enabling them turns blending off
        * for every target (the ROP does, as Vulkan says). */
-      if (cb->logicOpEnable)
-         g->logic_op = 1u << 4 | ((uint32_t)cb->logicOp & 0xfu);
+      g->logic_op_enable = cb->logicOpEnable ? 1u << 4 : 0u;
+      v->logic_op = (uint32_t)cb->logicOp & 0xfu;
       for (uint32_t i = 0; i < sp->color_count && i < PPU_GFX_COLOR_TARGETS; i++) {
          const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[i];
          g->blend[i][0] = PPU_GFX_BLEND_EQUATION(a->srcColorBlendFactor, a->dstColorBlendFactor,

@@ -132,7 +132,9 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(RAY_TRACING_PIPELINE_FEATURES_KHR, VkPhysicalDeviceRayTracingPipelineFeaturesKHR)             \
    X(IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT)                 \
    X(PERFORMANCE_QUERY_FEATURES_KHR, VkPhysicalDevicePerformanceQueryFeaturesKHR)                  \
-   X(VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT, VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT)
+   X(VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT, VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT)     \
+   X(EXTENDED_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicStateFeaturesEXT)         \
+   X(EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicState2FeaturesEXT)
 
 /* Size of the feature struct with this sType, 0 if it is not one we know. */
 static size_t feature_struct_size(VkStructureType type)
@@ -300,6 +302,17 @@ static void set_supported_features(VkBaseOutStructure *s)
       VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT *f = (void *)s;
       f->vertexAttributeInstanceRateDivisor = VK_TRUE;
       f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
+      /* Draws write every state group (cmd_draw.c; api.graphics_dynamic_state). */
+      ((VkPhysicalDeviceExtendedDynamicStateFeaturesEXT *)s)->extendedDynamicState = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT: {
+      /* Not the patch control points: there is no tessellation. */
+      VkPhysicalDeviceExtendedDynamicState2FeaturesEXT *f = (void *)s;
+      f->extendedDynamicState2 = VK_TRUE;
+      f->extendedDynamicState2LogicOp = VK_TRUE;
       break;
    }
    default:

@@ -23,6 +23,23 @@ struct vkppu_framebuffer;
 #define VKPPU_DYN_STENCIL_WRITE_MASK (1u << 6)
 #define VKPPU_DYN_STENCIL_REFERENCE (1u << 7)
 #define VKPPU_DYN_DEPTH_BOUNDS (1u << 8)
+/* VK_EXT_extended_dynamic_state. VIEWPORT_WITH_COUNT and SCISSOR_WITH_COUNT
+ * are VKPPU_DYN_VIEWPORT and _SCISSOR: there is one viewport. */
+#define VKPPU_DYN_CULL_MODE (1u << 9)
+#define VKPPU_DYN_FRONT_FACE (1u << 10)
+#define VKPPU_DYN_TOPOLOGY (1u << 11)
+#define VKPPU_DYN_VERTEX_STRIDE (1u << 12)
+#define VKPPU_DYN_DEPTH_TEST_ENABLE (1u << 13)
+#define VKPPU_DYN_DEPTH_WRITE_ENABLE (1u << 14)
+#define VKPPU_DYN_DEPTH_COMPARE_OP (1u << 15)
+#define VKPPU_DYN_DEPTH_BOUNDS_TEST_ENABLE (1u << 16)
+#define VKPPU_DYN_STENCIL_TEST_ENABLE (1u << 17)
+#define VKPPU_DYN_STENCIL_OP (1u << 18)
+/* VK_EXT_extended_dynamic_state2. */
+#define VKPPU_DYN_RASTERIZER_DISCARD_ENABLE (1u << 19)
+#define VKPPU_DYN_DEPTH_BIAS_ENABLE (1u << 20)
+#define VKPPU_DYN_PRIMITIVE_RESTART_ENABLE (1u << 21)
+#define VKPPU_DYN_LOGIC_OP (1u << 22)
 
 /* The values of the dynamic states, in a pipeline (its static values) and
  * in a command buffer (the vkCmdSet* ones). Index [0] front, [1] back. */
@@ -34,6 +51,14 @@ struct vkppu_gfx_dynamic {
    float blend_constants[4];
    float depth_bounds[2]; /* min, max */
    uint32_t stencil_compare_mask[2], stencil_write_mask[2], stencil_reference[2];
+   /* Extended dynamic state, in the graphics engine's encodings
+    * (ppu/graphics.h): TOPOLOGY, CULL_MODE, FRONT_FACE, the 0/1 enables,
+    * DEPTH_COMPARE and STENCIL_OPS words, the LOGIC_OP op (bits 3..0). */
+   uint32_t cull, front_face, topology;
+   uint32_t depth_test_enable, depth_write_enable, depth_compare, depth_bounds_test_enable;
+   uint32_t stencil_test_enable, stencil_ops[2];
+   uint32_t rasterizer_discard, depth_bias_enable, primitive_restart, logic_op;
+   uint32_t vertex_stride[DRV_ABI_MAX_VERTEX_BUFFERS]; /* vkCmdBindVertexBuffers2 */
 };
 
 /* The command buffer's graphics state (cmd_draw.c, cmd_render_pass.c,

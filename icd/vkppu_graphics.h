@@ -28,17 +28,36 @@ struct vkppu_gfx_pipeline {
    uint32_t scratch_size; /* SCRATCH_SIZE for these programs' records */
    uint32_t vertex_stride[DRV_ABI_MAX_VERTEX_BUFFERS];
    uint32_t dynamic; /* VKPPU_DYN_* */
+   /* The static values of every state a pipeline may leave dynamic; a
+    * draw takes each from here or from the command buffer by `dynamic`. */
    struct vkppu_gfx_dynamic values;
-   /* Encoded state words (ppu/graphics.h). */
-   uint32_t topology, primitive_restart, cull, front_face, depth_clamp, depth_bias_enable;
-   uint32_t rasterizer_discard, polygon_mode;
-   uint32_t depth_test, depth_compare, stencil_enable, stencil_ops[2];
-   uint32_t depth_bounds_enable;
+   /* The subpass's depth/stencil attachment has these aspects: depth and
+    * stencil tests are off without them, whatever the state says. */
+   bool has_depth, has_stencil;
+   /* Encoded state words (ppu/graphics.h) that are never dynamic. */
+   uint32_t depth_clamp, polygon_mode;
    uint32_t blend[PPU_GFX_COLOR_TARGETS][2];
    uint32_t alpha_to_coverage, sample_mask, clip_distance_mask;
-   uint32_t logic_op;    /* LOGIC_OP word: bit 4 enable, bits 3..0 the op */
-   uint32_t pixel_order; /* enum ppu_gfx_pixel_order (VK_AMD_rasterization_order) */
+   uint32_t logic_op_enable; /* LOGIC_OP bit 4; the op is values.logic_op */
+   uint32_t pixel_order;     /* enum ppu_gfx_pixel_order (VK_AMD_rasterization_order) */
 };
+
+/* The encodings shared by pipelines and the dynamic-state commands. */
+static inline uint32_t vkppu_gfx_cull_word(VkCullModeFlags cull)
+{
+   return (uint32_t)cull & (PPU_GFX_CULL_FRONT | PPU_GFX_CULL_BACK);
+}
+/* COUNTER_CLOCKWISE (0) is the hardware's POSITIVE_AREA (0). */
+static inline uint32_t vkppu_gfx_front_face_word(VkFrontFace f)
+{
+   return f == VK_FRONT_FACE_CLOCKWISE ? 1u : 0u;
+}
+/* Stencil ops and compare use the API's numbers in the hardware fields. */
+static inline uint32_t vkppu_gfx_stencil_ops_word(VkStencilOp fail, VkStencilOp pass,
+                                                  VkStencilOp depth_fail, VkCompareOp compare)
+{
+   return PPU_GFX_STENCIL_OPS(fail, pass, depth_fail, compare);
+}
 
 /* Fills g's fixed-function state from ci for subpass sp of pass
  * (graphics_pipeline_state.c); NULL, or why the state is refused. */

@@ -242,6 +242,7 @@ struct gtu_pipeline_desc {
    VkViewport viewport;           /* width 0: the whole target, depth 0..1 */
    const void *raster_next;       /* pNext of the rasterization state, or NULL */
    const void *vertex_input_next; /* pNext of the vertex input state, or NULL */
+   bool viewport_with_count;      /* counts 0: VIEWPORT/SCISSOR_WITH_COUNT are dynamic */
 };
 
 static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pipeline_desc *d,
@@ -282,9 +283,9 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
    VkRect2D scissor = {{0, 0}, {GW, GH}};
    VkPipelineViewportStateCreateInfo vps = {
        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-       .viewportCount = 1,
+       .viewportCount = d->viewport_with_count ? 0 : 1,
        .pViewports = &vp,
-       .scissorCount = 1,
+       .scissorCount = d->viewport_with_count ? 0 : 1,
        .pScissors = &scissor,
    };
    VkPipelineRasterizationStateCreateInfo rs = {
