@@ -111,9 +111,10 @@
 
 /* Graphics pipelines (docs/graphics-hw.md, docs/shader-abi.md "Vertex
  * input"). The vertex and fragment programs' constant bank 0 is
- * DRV_ABI_GFX_CBANK0_SIZE bytes: the compute layout up to 448 (448..463,
- * the workgroup count, is unused), then one 16-byte record per vertex
- * buffer binding (VkVertexInputBindingDescription::binding b < 16):
+ * DRV_ABI_GFX_CBANK0_SIZE bytes: the compute layout up to 448; at 448 the
+ * view index (gl_ViewIndex: the view a multiview draw renders, else 0;
+ * 452..463 unused); then one 16-byte record per vertex buffer binding
+ * (VkVertexInputBindingDescription::binding b < 16):
  *
  *   offset        size  what
  *   464 + 16 b    8     VA of the bound buffer's first byte (buffer address
@@ -128,6 +129,7 @@
  * offsets, input rates and divisors are pipeline state given to the
  * compiler (struct drv_vertex_attribute / drv_vertex_binding in
  * compiler.h), so each attribute's decode is specialized code. */
+#define DRV_ABI_CBANK_VIEW_INDEX 448u
 #define DRV_ABI_CBANK_VERTEX_BUFFERS 464u
 #define DRV_ABI_VERTEX_BUFFER_RECORD 16u
 #define DRV_ABI_MAX_VERTEX_BUFFERS 16u

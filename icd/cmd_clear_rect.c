@@ -163,8 +163,17 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdClearAttachments(VkCommandBuffer commandBuff
          continue;
       uint32_t value[4];
       vkppu_clear_value_words(&ca->clearValue, aspects, value);
-      for (uint32_t r = 0; r < rectCount; r++)
-         vkppu_cmd_clear_view_rect(cmd, view, aspects, &pRects[r].rect, pRects[r].baseArrayLayer,
-                                   pRects[r].layerCount, value);
+      for (uint32_t r = 0; r < rectCount; r++) {
+         /* Multiview: each rectangle clears the layers of the subpass's
+          * views (its layer range is 0, 1). */
+         if (!sp->view_mask) {
+            vkppu_cmd_clear_view_rect(cmd, view, aspects, &pRects[r].rect, pRects[r].baseArrayLayer,
+                                      pRects[r].layerCount, value);
+            continue;
+         }
+         for (uint32_t views = sp->view_mask; views; views &= views - 1)
+            vkppu_cmd_clear_view_rect(cmd, view, aspects, &pRects[r].rect,
+                                      (uint32_t)__builtin_ctz(views), 1, value);
+      }
    }
 }

@@ -32,8 +32,9 @@ static void emit(struct drv_pushbuf *pb, uint32_t method, uint32_t count, const 
    drv_pushbuf_commit(pb, p + 1 + count);
 }
 
-/* A render-target group (8 words) for level and first layer of a view. */
-static void target_words(const struct vkppu_image_view *v, uint32_t w[8])
+/* A render-target group (8 words) for level and layer `layer` of a view
+ * (the view's first plus the multiview view index). */
+static void target_words(const struct vkppu_image_view *v, uint32_t layer, uint32_t w[8])
 {
    const struct ppu_texture_header *h = &v->image->whole;
    unsigned level = v->range.baseMipLevel;
@@ -45,7 +46,7 @@ static void target_words(const struct vkppu_image_view *v, uint32_t w[8])
    w[4] = h->row_pitch;
    w[5] = ppu_tex_level_extent(h->width, level) | ppu_tex_level_extent(h->height, level) << 16;
    w[6] = (uint32_t)(h->layer_stride >> 9);
-   w[7] = v->range.baseArrayLayer;
+   w[7] = v->range.baseArrayLayer + layer;
 }
 
 static const struct vkppu_image_view *attachment_view(const struct vkppu_gfx_cmd_state *s,
@@ -64,7 +65,7 @@ static uint32_t clamp_coord(int64_t v)
 /* Targets, render area, viewport and scissor; returns the mask of enabled
  * color targets. */
 static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
-                             const struct vkppu_gfx_pipeline *g)
+                             const struct vkppu_gfx_pipeline *g, uint32_t view)
 {
    const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
    uint32_t t[9 * 8] = {0}; /* COLOR_TARGET(0..7), DEPTH_TARGET: contiguous */
@@ -72,14 +73,14 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
    for (uint32_t i = 0; i < sp->color_count && i < PPU_GFX_COLOR_TARGETS; i++) {
       const struct vkppu_image_view *v = attachment_view(s, sp->colors[i].attachment);
       if (v) {
-         target_words(v, &t[8 * i]);
+         target_words(v, view, &t[8 * i]);
          enabled |= 1u << i;
       }
    }
    if (sp->has_depth_stencil) {
       const struct vkppu_image_view *v = attachment_view(s, sp->depth_stencil.attachment);
       if (v)
-         target_words(v, &t[64]);
+         target_words(v, view, &t[64]);
    }
    emit(pb, PPU_GFX_COLOR_TARGET_BASE, 72, t);
 
@@ -94,15 +95,15 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
        (g->dynamic & VKPPU_DYN_VIEWPORT) ? &s->dynamic.viewport : &g->values.viewport;
    float dmin = vp->minDepth < vp->maxDepth ? vp->minDepth : vp->maxDepth;
    float dmax = vp->minDepth < vp->maxDepth ? vp->maxDepth : vp->minDepth;
-   const uint32_t view[8] = {f2u(vp->width / 2),
-                             f2u(vp->height / 2),
-                             f2u(vp->maxDepth - vp->minDepth),
-                             f2u(vp->x + vp->width / 2),
-                             f2u(vp->y + vp->height / 2),
-                             f2u(vp->minDepth),
-                             f2u(dmin),
-                             f2u(dmax)};
-   emit(pb, PPU_GFX_VIEWPORT(0), 8, view);
+   const uint32_t viewport[8] = {f2u(vp->width / 2),
+                                 f2u(vp->height / 2),
+                                 f2u(vp->maxDepth - vp->minDepth),
+                                 f2u(vp->x + vp->width / 2),
+                                 f2u(vp->y + vp->height / 2),
+                                 f2u(vp->minDepth),
+                                 f2u(dmin),
+                                 f2u(dmax)};
+   emit(pb, PPU_GFX_VIEWPORT(0), 8, viewport);
 
    const VkRect2D *sc = (g->dynamic & VKPPU_DYN_SCISSOR) ? &s->dynamic.scissor : &g->values.scissor;
    uint32_t sx0 = clamp_coord(sc->offset.x), sy0 = clamp_coord(sc->offset.y);
@@ -190,9 +191,10 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
 
 #undef PICK
 
-/* Everything but the draw method itself; false when nothing can be drawn
- * (no pipeline, no render pass, out of memory). */
-static bool prepare_draw(struct vkppu_command_buffer *cmd)
+/* Everything but the draw method itself for one view (multiview: the
+ * view index, which is also the layer drawn; else 0); false when nothing
+ * can be drawn (no pipeline, no render pass, out of memory). */
+static bool prepare_draw(struct vkppu_command_buffer *cmd, uint32_t view)
 {
    struct vkppu_gfx_cmd_state *s = &cmd->gfx;
    if (!s->pipeline || !s->pipeline->gfx || !s->pass || !s->framebuffer)
@@ -216,6 +218,7 @@ static bool prepare_draw(struct vkppu_command_buffer *cmd)
    memcpy(cbank + DRV_ABI_CBANK_PUSH_CONSTANTS, b->push_constants, DRV_ABI_PUSH_CONSTANTS_SIZE);
    memcpy(cbank + DRV_ABI_CBANK_SET_ADDRESSES, b->set_va, sizeof(b->set_va));
    memcpy(cbank + DRV_ABI_CBANK_DYNAMIC_OFFSETS, b->dynamic_offsets, sizeof(b->dynamic_offsets));
+   memcpy(cbank + DRV_ABI_CBANK_VIEW_INDEX, &view, sizeof(view));
    for (uint32_t i = 0; i < DRV_ABI_MAX_VERTEX_BUFFERS; i++) {
       uint64_t size = s->vertex_buffers[i].size;
       struct drv_vertex_buffer_record rec = {
@@ -231,7 +234,7 @@ static bool prepare_draw(struct vkppu_command_buffer *cmd)
    struct drv_pushbuf *pb = &cmd->pb;
    const uint32_t scratch[3] = {drv_lo32(s->scratch_va), drv_hi32(s->scratch_va), g->scratch_size};
    emit(pb, PPU_GFX_SCRATCH_ADDR_LO, 3, scratch);
-   uint32_t enabled = emit_targets(pb, s, g);
+   uint32_t enabled = emit_targets(pb, s, g, view);
    emit_fixed_function(pb, s, g);
 
    struct ppu_gfx_program vd = g->vertex, fd = g->fragment;
@@ -263,20 +266,34 @@ static void emit_index_buffer(struct vkppu_command_buffer *cmd)
    emit(&cmd->pb, PPU_GFX_INDEX_ADDR_LO, 4, w);
 }
 
+/* The views a draw renders: the subpass's multiview view mask, or view 0
+ * alone. Multiview runs the whole draw once per view, with gl_ViewIndex
+ * and the target layer set to the view (Vulkan "Multiview"). */
+static uint32_t draw_views(const struct vkppu_command_buffer *cmd)
+{
+   const struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   uint32_t mask = s->pass ? s->pass->subpasses[s->subpass].view_mask : 0;
+   return mask ? mask : 1u;
+}
+
 static void draw(struct vkppu_command_buffer *cmd, uint32_t first, uint32_t count,
                  uint32_t first_instance, uint32_t instances, int32_t vertex_offset, bool indexed)
 {
-   if (count == 0 || instances == 0 || !prepare_draw(cmd))
+   if (count == 0 || instances == 0)
       return;
-   if (indexed)
-      emit_index_buffer(cmd);
-   const uint32_t w[6] = {first,
-                          count,
-                          first_instance,
-                          instances,
-                          (uint32_t)vertex_offset,
-                          indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u};
-   emit(&cmd->pb, PPU_GFX_DRAW_FIRST, 6, w);
+   for (uint32_t views = draw_views(cmd); views; views &= views - 1) {
+      if (!prepare_draw(cmd, (uint32_t)__builtin_ctz(views)))
+         return;
+      if (indexed)
+         emit_index_buffer(cmd);
+      const uint32_t w[6] = {first,
+                             count,
+                             first_instance,
+                             instances,
+                             (uint32_t)vertex_offset,
+                             indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u};
+      emit(&cmd->pb, PPU_GFX_DRAW_FIRST, 6, w);
+   }
 }
 
 /* count_va 0: draw_count draws; else the count is read from count_va when
@@ -284,10 +301,8 @@ static void draw(struct vkppu_command_buffer *cmd, uint32_t first, uint32_t coun
 static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkDeviceSize offset,
                           uint32_t draw_count, uint32_t stride, bool indexed, uint64_t count_va)
 {
-   if (draw_count == 0 || !prepare_draw(cmd))
+   if (draw_count == 0)
       return;
-   if (indexed)
-      emit_index_buffer(cmd);
    uint32_t record = indexed ? sizeof(struct ppu_gfx_draw_indexed_indirect)
                              : sizeof(struct ppu_gfx_draw_indirect);
    /* With one draw the stride is unused (Vulkan allows any). */
@@ -302,7 +317,13 @@ static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkD
                           drv_hi32(count_va),
                           (indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u) |
                               (count_va ? PPU_GFX_DRAW_FLAG_COUNT_FROM_MEMORY : 0u)};
-   emit(&cmd->pb, PPU_GFX_INDIRECT_ADDR_LO, 7, w);
+   for (uint32_t views = draw_views(cmd); views; views &= views - 1) {
+      if (!prepare_draw(cmd, (uint32_t)__builtin_ctz(views)))
+         return;
+      if (indexed)
+         emit_index_buffer(cmd);
+      emit(&cmd->pb, PPU_GFX_INDIRECT_ADDR_LO, 7, w);
+   }
 }
 
 /* sizes NULL: each buffer to its end; strides NULL: keep the strides

@@ -10,9 +10,29 @@
  * allowed), and every store op keeps what the ROP wrote in memory. Subpass
  * boundaries and the end of the pass are WAIT_FOR_IDLE, which covers every
  * subpass dependency (the functional model runs each draw to completion
- * anyway). Samples are 1 per pixel, so there is nothing to resolve. */
+ * anyway). Samples are 1 per pixel, so there is nothing to resolve.
+ * Multiview attachments clear the layers of their first subpass's views. */
 #include "method_encoder.h"
 #include "vkppu_graphics.h"
+
+/* The view mask of the first subpass that uses attachment a: a multiview
+ * attachment's load op clears the layers of those views (Vulkan
+ * "Multiview": load and store ops apply to the first and last use's
+ * views). */
+static uint32_t first_use_view_mask(const struct vkppu_render_pass *pass, uint32_t a)
+{
+   for (uint32_t i = 0; i < pass->subpass_count; i++) {
+      const struct vkppu_subpass *sp = &pass->subpasses[i];
+      bool uses = sp->has_depth_stencil && sp->depth_stencil.attachment == a;
+      for (uint32_t k = 0; k < sp->color_count && !uses; k++)
+         uses = sp->colors[k].attachment == a || (sp->resolves && sp->resolves[k].attachment == a);
+      for (uint32_t k = 0; k < sp->input_count && !uses; k++)
+         uses = sp->inputs[k].attachment == a;
+      if (uses)
+         return sp->view_mask;
+   }
+   return 0;
+}
 
 /* The load-op clears of one attachment over the render area. */
 static void load_clear(struct vkppu_command_buffer *cmd, const struct vkppu_render_pass *pass,
@@ -32,7 +52,13 @@ static void load_clear(struct vkppu_command_buffer *cmd, const struct vkppu_rend
       return; /* VUID-VkRenderPassBeginInfo-clearValueCount-00902 */
    uint32_t value[4];
    vkppu_clear_value_words(&values[a], aspects, value);
-   vkppu_cmd_clear_view_rect(cmd, view, aspects, area, 0, fb->layers, value);
+   uint32_t views = pass->multiview ? first_use_view_mask(pass, a) : 0;
+   if (!views) {
+      vkppu_cmd_clear_view_rect(cmd, view, aspects, area, 0, fb->layers, value);
+      return;
+   }
+   for (; views; views &= views - 1)
+      vkppu_cmd_clear_view_rect(cmd, view, aspects, area, (uint32_t)__builtin_ctz(views), 1, value);
 }
 
 static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo *info)

@@ -213,8 +213,6 @@ static VkResult create_pipeline(struct vkppu_device *dev, const VkGraphicsPipeli
       return fail(dev, "a render pass and one of its subpasses are required "
                        "(VK_KHR_dynamic_rendering is not supported)");
    const struct vkppu_subpass *sp = &pass->subpasses[ci->subpass];
-   if (pass->multiview)
-      return fail(dev, "multiview render passes cannot be drawn in yet");
 
    struct stage_source *src = calloc(2, sizeof(*src));
    if (!src)

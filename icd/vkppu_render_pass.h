@@ -4,8 +4,8 @@
  * (attachments, subpasses with their references, dependencies, multiview
  * view masks, view offsets and correlation masks). Graphics pipelines read
  * their subpass from here, and render pass instances (cmd_render_pass.c,
- * docs/graphics.md) the attachments and the framebuffer's views; multiview
- * passes are objects only (pipelines refuse them).
+ * docs/graphics.md) the attachments and the framebuffer's views; draws in
+ * a multiview subpass run once per view of its view mask (cmd_draw.c).
  *
  * Each object is one allocation: the struct, then its arrays. No pointer the
  * application passed is kept.

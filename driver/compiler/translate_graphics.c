@@ -192,8 +192,20 @@ void xl_gfx_exit(struct xl_ctx *c)
       xl_fragment_exit(c);
 }
 
+uint32_t xl_gfx_cbank_load(struct xl_ctx *c, uint32_t offset, unsigned regs)
+{
+   uint32_t d = ir_new_vreg(c->ir, regs);
+   struct ir_insn *i = xl_op(c, PPU_OP_LDC, regs == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32, d, 0, 0);
+   i->f.rb = 0;
+   i->f.imm = offset;
+   return d;
+}
+
 uint32_t xl_gfx_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
 {
+   /* Both stages: the draw runs once per view with its index in bank 0. */
+   if (builtin == SPIRV_BUILT_IN_ViewIndex)
+      return xl_gfx_cbank_load(c, DRV_ABI_CBANK_VIEW_INDEX, 1);
    return c->gfx->model == SPIRV_EXECUTION_MODEL_Vertex ? xl_vertex_builtin(c, builtin, k)
                                                         : xl_fragment_builtin(c, builtin, k);
 }

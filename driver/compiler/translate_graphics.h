@@ -115,6 +115,9 @@ bool xl_gfx_leaf_slot(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t lea
                       uint32_t *location, uint32_t *component);
 uint32_t xl_gfx_locations(struct xl_ctx *c, const struct xl_gfx_var *v);
 
+/* A new vreg of regs (1 or 2) registers = constant bank 0 at offset. */
+uint32_t xl_gfx_cbank_load(struct xl_ctx *c, uint32_t offset, unsigned regs);
+
 /* Float bits; a new vreg = op(a, #imm). */
 uint32_t xl_gfx_f32(float f);
 uint32_t xl_gfx_op_imm(struct xl_ctx *c, enum ppu_op op, enum ppu_type ty, uint32_t a,

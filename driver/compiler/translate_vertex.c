@@ -66,15 +66,6 @@ static bool is_signed_kind(uint8_t kind)
    return kind == VF_SINT || kind == VF_SNORM || kind == VF_SSCALED;
 }
 
-static uint32_t cbank_load(struct xl_ctx *c, uint32_t offset, unsigned regs)
-{
-   uint32_t d = ir_new_vreg(c->ir, regs);
-   struct ir_insn *i = xl_op(c, PPU_OP_LDC, regs == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32, d, 0, 0);
-   i->f.rb = 0;
-   i->f.imm = offset;
-   return d;
-}
-
 /* The element index of a binding (Vulkan "Vertex Input Address
  * Calculation"): the vertex index, or for instance rate
  * (InstanceIndex - firstInstance) / divisor + firstInstance. */
@@ -142,7 +133,7 @@ static bool fetch_attribute(struct xl_ctx *c, uint32_t location, uint32_t out[4]
       return false;
    }
    uint32_t record = DRV_ABI_CBANK_VERTEX_BUFFERS + a->binding * DRV_ABI_VERTEX_BUFFER_RECORD;
-   uint32_t base = cbank_load(c, record, 2), stride = cbank_load(c, record + 12, 1);
+   uint32_t base = xl_gfx_cbank_load(c, record, 2), stride = xl_gfx_cbank_load(c, record + 12, 1);
    uint32_t index = element_index(c, b), addr = ir_new_vreg(c->ir, 2);
    xl_op(c, PPU_OP_IMADW, PPU_TYPE_U32, addr, index, stride)->src[2] = base;
    unsigned bytes = f->bits ? f->comps * f->bits / 8 : 4;
@@ -153,7 +144,7 @@ static bool fetch_attribute(struct xl_ctx *c, uint32_t location, uint32_t out[4]
       xl_op(c, PPU_OP_IMAD, PPU_TYPE_U32, end, index, stride)->src[2] =
           xl_imm32(c, a->offset + bytes);
       struct ir_insn *i =
-          xl_op(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, end, cbank_load(c, record + 8, 1));
+          xl_op(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, end, xl_gfx_cbank_load(c, record + 8, 1));
       i->f.subop = PPU_CMP_LE;
       i->f.pd = 0;
    }

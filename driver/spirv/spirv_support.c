@@ -72,6 +72,8 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_SampleRateShading,
     /* subpassLoad (translate_image.c). */
     SPIRV_CAPABILITY_InputAttachment,
+    /* gl_ViewIndex: constant bank 0 of each view's draw. */
+    SPIRV_CAPABILITY_MultiView,
     /* Declared by fragment shaders that read gl_PrimitiveID; geometry
      * shaders stay refused by their execution model. */
     SPIRV_CAPABILITY_Geometry,
@@ -98,6 +100,7 @@ static const char *const supported_extensions[] = {
     "SPV_KHR_vulkan_memory_model",
     "SPV_KHR_float_controls",
     "SPV_KHR_shader_draw_parameters",
+    "SPV_KHR_multiview",
     "SPV_KHR_no_integer_wrap_decoration",
     "SPV_KHR_non_semantic_info",
     "SPV_KHR_terminate_invocation",

@@ -343,6 +343,22 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
    return r;
 }
 
+/* A context and a device made from desc; false (case failed) on error. */
+static inline bool gtu_setup_device(struct vkt_context *ctx, struct vkt_device *dev,
+                                    const struct vkt_device_desc *desc)
+{
+   memset(dev, 0, sizeof(*dev));
+   if (!vkt_context_create(ctx))
+      return false;
+   VkResult r = vkt_device_create(ctx, desc, dev);
+   if (r != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "vkCreateDevice -> %s", vkt_result_name(r));
+      vkt_context_destroy(ctx);
+      return false;
+   }
+   return true;
+}
+
 static inline VkPipelineLayout gtu_empty_layout(struct vkt_device *dev)
 {
    VkPipelineLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};

@@ -13,9 +13,6 @@ static const float BLUE[4] = {0, 0, 1, 1};
 
 static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
 {
-   memset(dev, 0, sizeof(*dev));
-   if (!vkt_context_create(ctx))
-      return false;
    static const char *const extensions[] = {VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME,
                                             VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME};
    VkPhysicalDeviceExtendedDynamicState2FeaturesEXT eds2 = {
@@ -31,13 +28,7 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
    VkPhysicalDeviceFeatures want = {.logicOp = VK_TRUE};
    struct vkt_device_desc desc = {
        .features = &want, .feature_chain = &eds, .extensions = extensions, .extension_count = 2};
-   VkResult r = vkt_device_create(ctx, &desc, dev);
-   if (r != VK_SUCCESS) {
-      test_fail(__FILE__, __LINE__, "vkCreateDevice -> %s", vkt_result_name(r));
-      vkt_context_destroy(ctx);
-      return false;
-   }
-   return true;
+   return gtu_setup_device(ctx, dev, &desc);
 }
 
 /* A depth/stencil format both implementations render to. */
