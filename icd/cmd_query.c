@@ -17,6 +17,7 @@
 #include "method_encoder.h"
 #include "vkppu_cmd_buffer.h"
 #include "vkppu_memory.h"
+#include "vkppu_render_pass.h"
 #include "vkppu_query_pool.h"
 
 /* QUERY_ADDR, then QUERY_BEGIN or QUERY_END on the graphics subchannel
@@ -35,6 +36,25 @@ static void emit_occlusion(struct drv_pushbuf *pb, uint64_t record, uint32_t met
    drv_pushbuf_commit(pb, p + 5);
 }
 
+/* Inside a multiview subpass an occlusion query or a timestamp uses one
+ * query per view (Vulkan "Multiview" in "Queries"): the first gets the
+ * whole result, the others 0 — a QUERY_BEGIN/QUERY_END pair with nothing
+ * between writes {0, available} — and the release wakes host waiters. */
+static void zero_other_views(VkCommandBuffer commandBuffer, const struct vkppu_query_pool *pool,
+                             uint32_t query)
+{
+   const struct vkppu_command_buffer *cmd = vkppu_command_buffer_from_handle(commandBuffer);
+   const struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   uint32_t views = s->pass ? s->pass->subpasses[s->subpass].view_mask : 0;
+   struct drv_pushbuf *pb = vkppu_cmd_pb(commandBuffer);
+   for (uint32_t q = query + 1; views && q < query + (uint32_t)__builtin_popcount(views); q++) {
+      uint64_t record = vkppu_query_record_va(pool, q);
+      emit_occlusion(pb, record, PPU_GFX_QUERY_BEGIN);
+      emit_occlusion(pb, record, PPU_GFX_QUERY_END);
+      drv_emit_sem_release(pb, record + offsetof(struct ppu_query_record, available), 1, true);
+   }
+}
+
 static void write_timestamp(VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t query)
 {
    const struct vkppu_query_pool *pool = vkppu_query_pool_from_handle(queryPool);
@@ -42,6 +62,7 @@ static void write_timestamp(VkCommandBuffer commandBuffer, VkQueryPool queryPool
    uint64_t record = vkppu_query_record_va(pool, query);
    drv_emit_timestamp(pb, record + offsetof(struct ppu_query_record, value));
    drv_emit_sem_release(pb, record + offsetof(struct ppu_query_record, available), 1, true);
+   zero_other_views(commandBuffer, pool, query);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdWriteTimestamp(VkCommandBuffer commandBuffer,
@@ -92,6 +113,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndQuery(VkCommandBuffer commandBuffer, VkQu
     * waiting in vkGetQueryPoolResults wakes up. */
    emit_occlusion(pb, record, PPU_GFX_QUERY_END);
    drv_emit_sem_release(pb, record + offsetof(struct ppu_query_record, available), 1, true);
+   zero_other_views(commandBuffer, pool, query);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdResetQueryPool(VkCommandBuffer commandBuffer,

@@ -4,7 +4,8 @@
  * load-op clear, the draw (gl_ViewIndex moves the rectangle and colours
  * it) and vkCmdClearAttachments reach layers 0 and 2; layer 1, outside
  * the mask, keeps what a transfer clear wrote before the pass. Exact
- * pixels. */
+ * pixels. An occlusion query around the draw uses two queries (one per
+ * view) whose sum is both views' samples. */
 #include "graphics_test_util.h"
 
 #define LAYERS 3u
@@ -18,7 +19,8 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
        .multiview = VK_TRUE,
    };
-   struct vkt_device_desc desc = {.feature_chain = &mv};
+   static const VkPhysicalDeviceFeatures precise = {.occlusionQueryPrecise = VK_TRUE};
+   struct vkt_device_desc desc = {.features = &precise, .feature_chain = &mv};
    return gtu_setup_device(ctx, dev, &desc);
 }
 
@@ -90,6 +92,11 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
    VkRenderPass pass = multiview_pass(&dev);
    VkFramebuffer fb = VK_NULL_HANDLE;
    VkPipeline pipe = VK_NULL_HANDLE;
+   const VkQueryPoolCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                      .queryType = VK_QUERY_TYPE_OCCLUSION,
+                                      .queryCount = 2};
+   VkQueryPool queries = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateQueryPool(dev.device, &qci, NULL, &queries));
    struct vkt_buffer readback, vb;
    memset(&readback, 0, sizeof(readback));
    if (pass && vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_2D_ARRAY, &img) &&
@@ -124,6 +131,7 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
          const VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, LAYERS};
          vkCmdClearColorImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &white, 1,
                               &all);
+         vkCmdResetQueryPool(cmd, queries, 0, 2);
          const VkClearValue blue = {.color = {{0, 0, 1, 1}}};
          VkRenderPassBeginInfo bi = {
              .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
@@ -136,7 +144,9 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
          vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
          gtu_bind_vertex_buffer(cmd, &vb);
          vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         vkCmdBeginQuery(cmd, queries, 0, VK_QUERY_CONTROL_PRECISE_BIT);
          vkCmdDraw(cmd, 6, 1, 0, 0);
+         vkCmdEndQuery(cmd, queries, 0);
          const VkClearAttachment ca = {VK_IMAGE_ASPECT_COLOR_BIT, 0, {.color = {{0, 0, 0, 0}}}};
          const VkClearRect rect = {{{28, 0}, {4, 4}}, 0, 1};
          vkCmdClearAttachments(cmd, 1, &ca, 1, &rect);
@@ -168,9 +178,15 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
                             i / GW, got[layer * GW * GH + i], want[i]);
          }
          CHECK_MSG(bad == 0, "%u pixels wrong", bad);
+         uint64_t samples[2] = {0, 0};
+         VKT_CHECK(vkGetQueryPoolResults(dev.device, queries, 0, 2, sizeof(samples), samples, 8,
+                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+         CHECK_MSG(samples[0] + samples[1] == 2 * 8 * 24, "the views' queries hold %llu + %llu",
+                   (unsigned long long)samples[0], (unsigned long long)samples[1]);
          vkt_buffer_destroy(&dev, &vb);
       }
    }
+   vkDestroyQueryPool(dev.device, queries, NULL);
    vkt_buffer_destroy(&dev, &readback);
    vkDestroyPipeline(dev.device, pipe, NULL);
    vkDestroyFramebuffer(dev.device, fb, NULL);
