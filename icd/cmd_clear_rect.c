@@ -142,6 +142,13 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdClearAttachments(VkCommandBuffer commandBuff
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    const struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   if (s->targets_inherited) {
+      /* The views are the primary's, unknown when this is recorded. */
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCmdClearAttachments: not supported on vkppu in a secondary command buffer "
+                   "that continues dynamic rendering; nothing is cleared");
+      return;
+   }
    if (!s->pass || !s->framebuffer)
       return; /* VUID-vkCmdClearAttachments-renderpass */
    const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];

@@ -9,7 +9,9 @@
  * current subpass, render area, viewport, scissor, raster, depth/stencil
  * and blend state, programs, index buffer; then DRAW or DRAW_INDIRECT.
  * Writing everything per draw (about 150 words) keeps a draw independent
- * of what other command buffers left latched in the channel. */
+ * of what other command buffers left latched in the channel; the one
+ * exception is a secondary inside dynamic rendering, whose targets and
+ * render area are the primary's (cmd_rendering.c). */
 #include "gpu_memory.h"
 #include "method_encoder.h"
 #include "vkppu_graphics.h"
@@ -62,10 +64,10 @@ static uint32_t clamp_coord(int64_t v)
    return v < 0 ? 0u : v > PPU_GFX_MAX_FRAMEBUFFER ? PPU_GFX_MAX_FRAMEBUFFER : (uint32_t)v;
 }
 
-/* Targets, render area, viewport and scissor; returns the mask of enabled
+/* The target groups of the current subpass; returns the mask of enabled
  * color targets. */
-static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
-                             const struct vkppu_gfx_pipeline *g, uint32_t view)
+static uint32_t emit_target_groups(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
+                                   uint32_t view)
 {
    const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
    uint32_t t[9 * 8] = {0}; /* COLOR_TARGET(0..7), DEPTH_TARGET: contiguous */
@@ -83,13 +85,53 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
          target_words(v, view, &t[64]);
    }
    emit(pb, PPU_GFX_COLOR_TARGET_BASE, 72, t);
+   return enabled;
+}
 
-   const VkRect2D *ra = &s->render_area;
+/* The color targets an inheriting secondary's primary has set: those with a
+ * format (an attachment without a view has none). */
+static uint32_t inherited_targets(const struct vkppu_gfx_cmd_state *s)
+{
+   const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
+   uint32_t enabled = 0;
+   for (uint32_t i = 0; i < sp->color_count && i < PPU_GFX_COLOR_TARGETS; i++)
+      if (sp->colors[i].attachment != VK_ATTACHMENT_UNUSED)
+         enabled |= 1u << i;
+   return enabled;
+}
+
+static void emit_render_area(struct drv_pushbuf *pb, const VkRect2D *ra, uint32_t sample_mask)
+{
    uint32_t x0 = clamp_coord(ra->offset.x), y0 = clamp_coord(ra->offset.y);
    uint32_t x1 = clamp_coord((int64_t)ra->offset.x + ra->extent.width);
    uint32_t y1 = clamp_coord((int64_t)ra->offset.y + ra->extent.height);
-   const uint32_t area[4] = {0, g->sample_mask, x0 | y0 << 16, x1 | y1 << 16};
+   const uint32_t area[4] = {0, sample_mask, x0 | y0 << 16, x1 | y1 << 16};
    emit(pb, PPU_GFX_SAMPLES_LOG2, 4, area);
+}
+
+void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd)
+{
+   if (!cmd->gfx.pass || !cmd->gfx.framebuffer)
+      return;
+   emit_target_groups(&cmd->pb, &cmd->gfx, 0);
+   emit_render_area(&cmd->pb, &cmd->gfx.render_area, 0xfu);
+}
+
+/* Targets (layer: the multiview view), render area, viewport and scissor;
+ * returns the mask of enabled color targets. A secondary that inherits its
+ * targets keeps the ones, and the render area, the primary set: it writes
+ * only the sample mask. */
+static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
+                             const struct vkppu_gfx_pipeline *g, uint32_t view)
+{
+   uint32_t enabled;
+   if (s->targets_inherited) {
+      enabled = inherited_targets(s);
+      emit(pb, PPU_GFX_SAMPLE_MASK, 1, &g->sample_mask);
+   } else {
+      enabled = emit_target_groups(pb, s, view);
+      emit_render_area(pb, &s->render_area, g->sample_mask);
+   }
 
    const VkViewport *vp =
        (g->dynamic & VKPPU_DYN_VIEWPORT) ? &s->dynamic.viewport : &g->values.viewport;
@@ -197,7 +239,7 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
 static bool prepare_draw(struct vkppu_command_buffer *cmd, uint32_t view)
 {
    struct vkppu_gfx_cmd_state *s = &cmd->gfx;
-   if (!s->pipeline || !s->pipeline->gfx || !s->pass || !s->framebuffer)
+   if (!s->pipeline || !s->pipeline->gfx || !s->pass || (!s->framebuffer && !s->targets_inherited))
       return false; /* VUID-vkCmdDraw-None-08606, renderpass */
    const struct vkppu_gfx_pipeline *g = s->pipeline->gfx;
    if (!s->scratch_va) {

@@ -1,5 +1,6 @@
 /* Render pass instances: vkCmdBeginRenderPass(2), vkCmdNextSubpass(2),
- * vkCmdEndRenderPass(2).
+ * vkCmdEndRenderPass(2), and the begin and end that dynamic rendering
+ * shares (cmd_rendering.c).
  *
  * Beginning records the pass, framebuffer and render area that draws take
  * their targets from (cmd_draw.c) and performs the load op CLEAR of every
@@ -61,13 +62,16 @@ static void load_clear(struct vkppu_command_buffer *cmd, const struct vkppu_rend
       vkppu_cmd_clear_view_rect(cmd, view, aspects, area, (uint32_t)__builtin_ctz(views), 1, value);
 }
 
-static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo *info)
+void vkppu_cmd_pass_instance_begin(struct vkppu_command_buffer *cmd,
+                                   const struct vkppu_render_pass *pass,
+                                   const struct vkppu_framebuffer *fb, const VkRect2D *area,
+                                   const VkClearValue *values, uint32_t value_count)
 {
    struct vkppu_gfx_cmd_state *s = &cmd->gfx;
-   s->pass = vkppu_render_pass_from_handle(info->renderPass);
-   s->framebuffer = vkppu_framebuffer_from_handle(info->framebuffer);
+   s->pass = pass;
+   s->framebuffer = fb;
    s->subpass = 0;
-   s->render_area = info->renderArea;
+   s->render_area = *area;
    if (!s->pass || !s->framebuffer ||
        s->framebuffer->attachment_count < s->pass->attachment_count) {
       s->pass = NULL; /* invalid: draws record nothing */
@@ -75,8 +79,14 @@ static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo 
    }
    drv_emit_wait_for_idle(&cmd->pb);
    for (uint32_t a = 0; a < s->pass->attachment_count; a++)
-      load_clear(cmd, s->pass, s->framebuffer, a, &info->renderArea, info->pClearValues,
-                 info->clearValueCount);
+      load_clear(cmd, s->pass, s->framebuffer, a, area, values, value_count);
+}
+
+static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo *info)
+{
+   vkppu_cmd_pass_instance_begin(cmd, vkppu_render_pass_from_handle(info->renderPass),
+                                 vkppu_framebuffer_from_handle(info->framebuffer),
+                                 &info->renderArea, info->pClearValues, info->clearValueCount);
 }
 
 static void end(struct vkppu_command_buffer *cmd)
@@ -84,6 +94,11 @@ static void end(struct vkppu_command_buffer *cmd)
    drv_emit_wait_for_idle(&cmd->pb);
    cmd->gfx.pass = NULL;
    cmd->gfx.framebuffer = NULL;
+}
+
+void vkppu_cmd_pass_instance_end(struct vkppu_command_buffer *cmd)
+{
+   end(cmd);
 }
 
 static void next(struct vkppu_command_buffer *cmd)

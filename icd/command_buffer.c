@@ -2,7 +2,9 @@
  * vkCmdExecuteCommands. Commands themselves are recorded by the cmd_*.c
  * files straight into the command buffer's pushbuffer. */
 #include "vkppu_cmd_buffer.h"
+#include "vkppu_image.h"
 #include "vkppu_render_pass.h"
+#include "vkppu_rendering.h"
 
 static VkResult create_command_buffer(struct vkppu_device *dev, struct vkppu_command_pool *pool,
                                       VkCommandBufferLevel level, VkCommandBuffer *out)
@@ -28,6 +30,7 @@ void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
    drv_pushbuf_reset(&cmd->pb);
    vkppu_cmd_upload_reset(cmd);
    vkppu_cmd_release_host_jobs(cmd, false);
+   vkppu_cmd_rendering_release(cmd);
    memset(&cmd->compute, 0, sizeof(cmd->compute));
    memset(&cmd->ray_tracing, 0, sizeof(cmd->ray_tracing));
    memset(&cmd->graphics, 0, sizeof(cmd->graphics));
@@ -43,6 +46,7 @@ void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd)
    drv_pushbuf_finish(&cmd->pb);
    vkppu_cmd_upload_reset(cmd);
    vkppu_cmd_release_host_jobs(cmd, true);
+   vkppu_cmd_rendering_release(cmd);
    vkppu_object_finish(&cmd->base);
    vkppu_free(&pool->alloc, cmd);
 }
@@ -99,8 +103,17 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_BeginCommandBuffer(VkCommandBuffer commandB
     * it draws are dropped, and said so. The render area is unknown: the
     * whole framebuffer (drawing outside the area is undefined anyway). */
    const VkCommandBufferInheritanceInfo *inh = pBeginInfo->pInheritanceInfo;
-   if (cmd->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY && inh &&
-       (pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT)) {
+   const bool continues = cmd->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY && inh &&
+                          (pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
+   /* Without a render pass, it continues dynamic rendering. */
+   const VkCommandBufferInheritanceRenderingInfo *rendering =
+       continues && !inh->renderPass
+           ? vkppu_find_in_chain(inh->pNext,
+                                 VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO)
+           : NULL;
+   if (rendering) {
+      vkppu_cmd_inherit_rendering(cmd, rendering);
+   } else if (continues) {
       cmd->gfx.pass = vkppu_render_pass_from_handle(inh->renderPass);
       cmd->gfx.subpass = inh->subpass;
       cmd->gfx.framebuffer = vkppu_framebuffer_from_handle(inh->framebuffer);

@@ -17,6 +17,7 @@
 #include "gpu_memory.h"
 #include "program_names.h"
 #include "vkppu_graphics.h"
+#include "vkppu_rendering.h"
 
 #define MAX_REGISTERS_PER_THREAD 255u
 
@@ -209,10 +210,27 @@ static VkResult create_pipeline(struct vkppu_device *dev, const VkGraphicsPipeli
    const struct vkppu_render_pass *pass = vkppu_render_pass_from_handle(ci->renderPass);
    if (!layout)
       return fail(dev, "a pipeline layout is required");
-   if (!pass || ci->subpass >= pass->subpass_count)
-      return fail(dev, "a render pass and one of its subpasses are required "
-                       "(VK_KHR_dynamic_rendering is not supported)");
-   const struct vkppu_subpass *sp = &pass->subpasses[ci->subpass];
+   /* Dynamic rendering: the attachment formats make the subpass, and no
+    * VkPipelineRenderingCreateInfo means no attachments. */
+   struct vkppu_rendering_pass rendering;
+   if (!pass) {
+      const VkPipelineRenderingCreateInfo *ri =
+          vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+      const VkPipelineRenderingCreateInfo none = {0};
+      if (!ri)
+         ri = &none;
+      if (ri->viewMask != 0)
+         return fail(dev, "multiview (a view mask) cannot be drawn in yet");
+      const char *why = vkppu_rendering_pass_init(
+          &rendering, ri->colorAttachmentCount, ri->pColorAttachmentFormats,
+          ri->depthAttachmentFormat, ri->stencilAttachmentFormat);
+      if (why)
+         return fail(dev, why);
+      pass = &rendering.pass;
+   } else if (ci->subpass >= pass->subpass_count) {
+      return fail(dev, "subpass is not a subpass of the render pass");
+   }
+   const struct vkppu_subpass *sp = &pass->subpasses[pass == &rendering.pass ? 0 : ci->subpass];
 
    struct stage_source *src = calloc(2, sizeof(*src));
    if (!src)

@@ -10,10 +10,11 @@
  * supports, each tested by tests/api/test_compute_features.c. Of the later
  * features, only those the driver implements on the host and the command
  * processor are VK_TRUE: timelineSemaphore, synchronization2, privateData,
- * bufferDeviceAddress (without capture/replay or multi-device) and
- * hostQueryReset. They reach this 1.1 device through VK_KHR_timeline_semaphore,
- * VK_KHR_synchronization2, VK_EXT_private_data, VK_KHR_buffer_device_address
- * and VK_EXT_host_query_reset. The acceleration-structure and ray-query
+ * bufferDeviceAddress (without capture/replay or multi-device),
+ * hostQueryReset and dynamicRendering. They reach this 1.1 device through
+ * VK_KHR_timeline_semaphore, VK_KHR_synchronization2, VK_EXT_private_data,
+ * VK_KHR_buffer_device_address, VK_EXT_host_query_reset and
+ * VK_KHR_dynamic_rendering. The acceleration-structure and ray-query
  * features are VK_TRUE except capture/replay (set_supported_features). Of Vulkan 1.1's features,
  * multiview (the one 1.1 requires) is VK_TRUE: render passes store and check view masks, view
  * offsets and correlation masks (render_pass.c). 16-bit storage, variable
@@ -221,6 +222,7 @@ static void set_supported_features(VkBaseOutStructure *s)
       VkPhysicalDeviceVulkan13Features *f = (void *)s;
       f->privateData = VK_TRUE;
       f->synchronization2 = VK_TRUE;
+      f->dynamicRendering = VK_TRUE;
       break;
    }
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES:
@@ -239,6 +241,10 @@ static void set_supported_features(VkBaseOutStructure *s)
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
       ((VkPhysicalDevicePrivateDataFeatures *)s)->privateData = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+      /* Render pass instances without render passes (cmd_rendering.c). */
+      ((VkPhysicalDeviceDynamicRenderingFeatures *)s)->dynamicRendering = VK_TRUE;
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
       ((VkPhysicalDeviceSynchronization2Features *)s)->synchronization2 = VK_TRUE;

@@ -249,9 +249,12 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
    p->maxDescriptorSetUpdateAfterBindSampledImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
    p->maxDescriptorSetUpdateAfterBindStorageImages = VKPPU_MAX_PER_SET_DESCRIPTORS;
    p->maxDescriptorSetUpdateAfterBindInputAttachments = VKPPU_MAX_PER_SET_DESCRIPTORS;
-   /* Depth/stencil resolve and min/max filtering are not supported. */
-   p->supportedDepthResolveModes = VK_RESOLVE_MODE_NONE;
-   p->supportedStencilResolveModes = VK_RESOLVE_MODE_NONE;
+   /* VK_KHR_depth_stencil_resolve: RESOLVE takes separate depth and
+    * stencil modes, so any pair of them (one may be NONE) works. */
+   p->supportedDepthResolveModes = VKPPU_DEPTH_RESOLVE_MODES;
+   p->supportedStencilResolveModes = VKPPU_STENCIL_RESOLVE_MODES;
+   p->independentResolveNone = VK_TRUE;
+   p->independentResolve = VK_TRUE;
    /* Timeline values live in 64-bit semaphore memory the chip compares
     * directly, so any difference between pending values works. */
    p->maxTimelineSemaphoreValueDifference = UINT64_MAX;

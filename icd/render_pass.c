@@ -134,6 +134,38 @@ static VkResult check_reference(struct vkppu_device *dev, const char *cmd,
    return VK_SUCCESS;
 }
 
+/* VkSubpassDescriptionDepthStencilResolve of a subpass that resolves into
+ * an attachment (VUID-VkSubpassDescriptionDepthStencilResolve-*). */
+static VkResult check_depth_stencil_resolve(struct vkppu_device *dev, const char *cmd,
+                                            const struct vkppu_render_pass *pass, uint32_t s)
+{
+   const struct vkppu_subpass *sp = &pass->subpasses[s];
+   VkResult r =
+       check_reference(dev, cmd, pass, s, "depth/stencil resolve", 0, &sp->depth_stencil_resolve);
+   if (r != VK_SUCCESS)
+      return r;
+   if (!sp->has_depth_stencil || sp->depth_stencil.attachment == VK_ATTACHMENT_UNUSED)
+      return invalid(dev, cmd,
+                     "subpass %u resolves depth/stencil but has no depth/stencil attachment", s);
+   if (sp->depth_resolve_mode == VK_RESOLVE_MODE_NONE &&
+       sp->stencil_resolve_mode == VK_RESOLVE_MODE_NONE)
+      return invalid(dev, cmd,
+                     "subpass %u has a depth/stencil resolve attachment with both resolve modes "
+                     "VK_RESOLVE_MODE_NONE",
+                     s);
+   if (sp->depth_resolve_mode != VK_RESOLVE_MODE_NONE &&
+       !vkppu_resolve_mode_supported(sp->depth_resolve_mode, VKPPU_DEPTH_RESOLVE_MODES))
+      return invalid(dev, cmd,
+                     "subpass %u depth resolve mode 0x%x is not one of the supported 0x%x", s,
+                     sp->depth_resolve_mode, VKPPU_DEPTH_RESOLVE_MODES);
+   if (sp->stencil_resolve_mode != VK_RESOLVE_MODE_NONE &&
+       !vkppu_resolve_mode_supported(sp->stencil_resolve_mode, VKPPU_STENCIL_RESOLVE_MODES))
+      return invalid(dev, cmd,
+                     "subpass %u stencil resolve mode 0x%x is not one of the supported 0x%x", s,
+                     sp->stencil_resolve_mode, VKPPU_STENCIL_RESOLVE_MODES);
+   return VK_SUCCESS;
+}
+
 static VkResult check_subpass(struct vkppu_device *dev, const char *cmd,
                               const struct vkppu_render_pass *pass, uint32_t s)
 {
@@ -154,6 +186,8 @@ static VkResult check_subpass(struct vkppu_device *dev, const char *cmd,
    }
    if (r == VK_SUCCESS && sp->has_depth_stencil)
       r = check_reference(dev, cmd, pass, s, "depth/stencil", 0, &sp->depth_stencil);
+   if (r == VK_SUCCESS && sp->depth_stencil_resolve.attachment != VK_ATTACHMENT_UNUSED)
+      r = check_depth_stencil_resolve(dev, cmd, pass, s);
    for (uint32_t i = 0; i < sp->preserve_count && r == VK_SUCCESS; i++) {
       if (sp->preserves[i] >= pass->attachment_count)
          r = invalid(dev, cmd,
@@ -251,6 +285,34 @@ static VkResult check_pass(struct vkppu_device *dev, const char *cmd,
    return r;
 }
 
+/* Colour resolves average, except integer formats, which take sample zero
+ * (spec, "Render Pass Operations"); integer colour formats are those that
+ * cannot blend (format_table.c). Depth/stencil modes of aspects the resolve
+ * attachment does not have are NONE: nothing of them is resolved. */
+static void resolve_modes(struct vkppu_render_pass *pass)
+{
+   for (uint32_t s = 0; s < pass->subpass_count; s++) {
+      struct vkppu_subpass *sp = &pass->subpasses[s];
+      for (uint32_t i = 0; sp->resolves && i < sp->color_count; i++) {
+         if (sp->resolves[i].attachment == VK_ATTACHMENT_UNUSED)
+            continue;
+         VkFormat f = pass->attachments[sp->colors[i].attachment].format;
+         const struct vkppu_format_info *info = vkppu_format_info(f);
+         bool integer = (info->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) &&
+                        !(info->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+         sp->resolves[i].resolve_mode =
+             integer ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT : VK_RESOLVE_MODE_AVERAGE_BIT;
+      }
+      uint32_t a = sp->depth_stencil_resolve.attachment;
+      VkImageAspectFlags has =
+          a == VK_ATTACHMENT_UNUSED ? 0 : format_aspects(pass->attachments[a].format);
+      if (!(has & VK_IMAGE_ASPECT_DEPTH_BIT))
+         sp->depth_resolve_mode = VK_RESOLVE_MODE_NONE;
+      if (!(has & VK_IMAGE_ASPECT_STENCIL_BIT))
+         sp->stencil_resolve_mode = VK_RESOLVE_MODE_NONE;
+   }
+}
+
 /* Input aspects not given explicitly: every aspect of the attachment. */
 static void default_input_aspects(struct vkppu_render_pass *pass)
 {
@@ -305,7 +367,8 @@ static VkResult check_top_arrays(struct vkppu_device *dev, const char *cmd, uint
 
 static struct vkppu_subpass_reference ref_from_2(const VkAttachmentReference2 *r)
 {
-   return (struct vkppu_subpass_reference){r->attachment, r->layout, r->aspectMask};
+   return (struct vkppu_subpass_reference){
+       .attachment = r->attachment, .layout = r->layout, .aspects = r->aspectMask};
 }
 
 /* ---------------------------------------------------------------------------
@@ -336,6 +399,16 @@ static void fill_subpass(struct vkppu_subpass *sp, const VkSubpassDescription2 *
    if (in->pDepthStencilAttachment) {
       sp->has_depth_stencil = true;
       sp->depth_stencil = ref_from_2(in->pDepthStencilAttachment);
+   }
+   /* Kept as given: check_subpass checks the modes, resolve_modes then
+    * clears those of aspects the attachment does not have. */
+   const VkSubpassDescriptionDepthStencilResolve *dsr =
+       vkppu_find_in_chain(in->pNext, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
+   sp->depth_stencil_resolve.attachment = VK_ATTACHMENT_UNUSED;
+   if (dsr && dsr->pDepthStencilResolveAttachment) {
+      sp->depth_stencil_resolve = ref_from_2(dsr->pDepthStencilResolveAttachment);
+      sp->depth_resolve_mode = dsr->depthResolveMode;
+      sp->stencil_resolve_mode = dsr->stencilResolveMode;
    }
    sp->preserve_count = in->preserveAttachmentCount;
    sp->preserves = *preserves;
@@ -411,6 +484,7 @@ static VkResult create_render_pass(struct vkppu_device *dev, const char *cmd,
       return r;
    }
    default_input_aspects(pass);
+   resolve_modes(pass);
    *out = pass;
    return VK_SUCCESS;
 }

@@ -13,6 +13,7 @@
 
 struct vkppu_command_buffer;
 struct vkppu_pipeline;
+struct vkppu_rendering_instance;
 
 /* Upload memory (cmd_upload.c): host-mapped GPU memory a command buffer
  * writes per-command data into while recording (QMDs, constant banks). Its
@@ -64,6 +65,8 @@ struct vkppu_command_buffer {
    /* Draw state: pipeline, dynamic values, vertex and index buffers, the
     * render pass instance (vkppu_gfx_state.h). */
    struct vkppu_gfx_cmd_state gfx;
+   /* The render passes dynamic rendering made (cmd_rendering.c); owned. */
+   struct vkppu_rendering_instance *rendering;
    /* Host-assisted jobs (driver/host_job.h), referenced, in recording
     * order; each runs before segment `before_segment` of pb. */
    struct drv_host_job_ref *jobs;

@@ -4,6 +4,7 @@
 #ifndef VKPPU_GFX_STATE_H
 #define VKPPU_GFX_STATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "shader_abi.h"
@@ -77,6 +78,10 @@ struct vkppu_gfx_cmd_state {
    const struct vkppu_framebuffer *framebuffer;
    uint32_t subpass;
    VkRect2D render_area;
+   /* A secondary inside dynamic rendering: there is no framebuffer; the
+    * primary's vkCmdBeginRendering wrote targets and render area into the
+    * channel (cmd_rendering.c), and draws leave them as they are. */
+   bool targets_inherited;
    uint64_t scratch_va; /* upload memory for one batch's records, 0 until the first draw */
    uint32_t scratch_size;
 };

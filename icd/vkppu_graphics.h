@@ -86,6 +86,21 @@ void vkppu_cmd_clear_view_rect(struct vkppu_command_buffer *cmd,
  * with these aspects. */
 void vkppu_clear_value_words(const VkClearValue *v, VkImageAspectFlags aspects, uint32_t out[4]);
 
+/* A render pass instance (cmd_render_pass.c), for render passes and dynamic
+ * rendering alike: begin records pass, framebuffer and area for draws and
+ * clears the attachments whose load op is CLEAR (values indexed by
+ * attachment); end finishes the instance. */
+void vkppu_cmd_pass_instance_begin(struct vkppu_command_buffer *cmd,
+                                   const struct vkppu_render_pass *pass,
+                                   const struct vkppu_framebuffer *fb, const VkRect2D *area,
+                                   const VkClearValue *values, uint32_t value_count);
+void vkppu_cmd_pass_instance_end(struct vkppu_command_buffer *cmd);
+
+/* Writes the targets and render area of the current render pass instance
+ * into the channel (cmd_draw.c), for secondaries whose draws leave them
+ * (vkppu_gfx_cmd_state::targets_inherited). */
+void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd);
+
 /* The VERTEX_BUFFER feature: the formats the compiler's vertex fetch
  * decodes (vertex_formats.c, docs/compiler.md "Graphics stages"). */
 bool vkppu_vertex_format_supported(VkFormat format);

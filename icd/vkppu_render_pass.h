@@ -39,6 +39,9 @@ struct vkppu_subpass_reference {
    uint32_t attachment;
    VkImageLayout layout;
    VkImageAspectFlags aspects;
+   VkResolveModeFlagBits
+       resolve_mode; /* resolves only: AVERAGE, or SAMPLE_ZERO for integer formats (render passes);
+                        VkRenderingAttachmentInfo's mode (dynamic rendering) */
 };
 
 struct vkppu_subpass {
@@ -56,6 +59,11 @@ struct vkppu_subpass {
    struct vkppu_subpass_reference depth_stencil;
    uint32_t preserve_count;
    uint32_t *preserves;
+   /* VkSubpassDescriptionDepthStencilResolve: attachment VK_ATTACHMENT_UNUSED
+    * when the subpass resolves no depth/stencil; modes NONE when that aspect
+    * is not resolved. */
+   struct vkppu_subpass_reference depth_stencil_resolve;
+   VkResolveModeFlagBits depth_resolve_mode, stencil_resolve_mode;
 };
 
 /* VkSubpassDependency(2) with its multiview view offset. */
@@ -99,6 +107,23 @@ VKPPU_DEFINE_HANDLE_CASTS(vkppu_framebuffer, VkFramebuffer)
 #define VKPPU_MAX_COLOR_ATTACHMENTS 8u
 #define VKPPU_MAX_FRAMEBUFFER_SIZE 16384u /* width and height */
 #define VKPPU_MAX_FRAMEBUFFER_LAYERS 2048u
+
+/* The depth and stencil resolve modes (VkPhysicalDeviceDepthStencilResolve
+ * Properties): the hardware's RESOLVE takes a mode per aspect, average, sample
+ * zero, min or max (docs/graphics-hw.md); stencil values are integers, which
+ * are never averaged. */
+#define VKPPU_DEPTH_RESOLVE_MODES                                                                  \
+   (VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT | VK_RESOLVE_MODE_MIN_BIT |      \
+    VK_RESOLVE_MODE_MAX_BIT)
+#define VKPPU_STENCIL_RESOLVE_MODES                                                                \
+   (VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT)
+
+/* Whether `mode` is one mode (one bit) of `supported`. */
+static inline bool vkppu_resolve_mode_supported(VkResolveModeFlags mode,
+                                                VkResolveModeFlags supported)
+{
+   return mode != 0 && (mode & (mode - 1)) == 0 && (mode & supported) != 0;
+}
 
 /* The multiview limits (VkPhysicalDeviceMultiviewProperties). Six views is
  * the spec's minimum for maxMultiviewViewCount (a cube's faces); the

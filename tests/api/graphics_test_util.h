@@ -243,6 +243,7 @@ struct gtu_pipeline_desc {
    const void *raster_next;       /* pNext of the rasterization state, or NULL */
    const void *vertex_input_next; /* pNext of the vertex input state, or NULL */
    bool viewport_with_count;      /* counts 0: VIEWPORT/SCISSOR_WITH_COUNT are dynamic */
+   const void *next; /* pNext of the pipeline (VkPipelineRenderingCreateInfo), or NULL */
 };
 
 static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pipeline_desc *d,
@@ -322,6 +323,7 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
    VkGraphicsPipelineCreateInfo ci = {
        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+       .pNext = d->next,
        .stageCount = 2,
        .pStages = stages,
        .pVertexInputState = &vi,
@@ -378,6 +380,32 @@ static inline bool gtu_data_buffer(struct vkt_device *dev, const void *data, siz
    }
    memcpy(out->map, data, bytes);
    return true;
+}
+
+/* A secondary command buffer of the universal family's pool, begun with
+ * RENDER_PASS_CONTINUE to continue what `inh` describes (a render pass, or
+ * dynamic rendering); VK_NULL_HANDLE, the case failed, on error. The caller
+ * frees it. */
+static inline VkCommandBuffer gtu_secondary_begin(struct vkt_device *dev,
+                                                  const VkCommandBufferInheritanceInfo *inh)
+{
+   VkCommandBufferAllocateInfo ai = {
+       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+       .commandPool = dev->pools[dev->ctx->universal_family],
+       .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+       .commandBufferCount = 1,
+   };
+   VkCommandBuffer sec = VK_NULL_HANDLE;
+   VKT_CHECK(vkAllocateCommandBuffers(dev->device, &ai, &sec));
+   VkCommandBufferBeginInfo bi = {
+       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+       .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT |
+                VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+       .pInheritanceInfo = inh,
+   };
+   if (sec)
+      VKT_CHECK(vkBeginCommandBuffer(sec, &bi));
+   return sec;
 }
 
 /* Begins the target's render pass with clear colour c and depth/stencil

@@ -156,29 +156,15 @@ TEST_CASE(secondary_command_buffers_draw_inside_a_render_pass)
       struct gvertex v[6];
       gtu_rect(v, 6, 2, 20, 30, 0.5f, GREEN);
       struct vkt_buffer vb;
-      VkCommandBufferAllocateInfo ai = {
-          .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-          .commandPool = dev.pools[ctx.universal_family],
-          .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
-          .commandBufferCount = 1,
+      VkCommandBufferInheritanceInfo inh = {
+          .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+          .renderPass = t.pass,
+          .subpass = 0,
+          .framebuffer = t.fb,
       };
-      VkCommandBuffer sec = VK_NULL_HANDLE;
-      VKT_CHECK(vkAllocateCommandBuffers(dev.device, &ai, &sec));
+      VkCommandBuffer sec = gtu_secondary_begin(&dev, &inh);
       if (pipe && sec &&
           gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
-         VkCommandBufferInheritanceInfo inh = {
-             .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
-             .renderPass = t.pass,
-             .subpass = 0,
-             .framebuffer = t.fb,
-         };
-         VkCommandBufferBeginInfo bi = {
-             .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-             .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT |
-                      VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-             .pInheritanceInfo = &inh,
-         };
-         VKT_CHECK(vkBeginCommandBuffer(sec, &bi));
          gtu_bind_vertex_buffer(sec, &vb);
          vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
          vkCmdDraw(sec, 6, 1, 0, 0);

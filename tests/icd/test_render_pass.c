@@ -6,7 +6,9 @@
  * the driver refuses with VK_ERROR_UNKNOWN instead of crashing. Called
  * straight into the driver: no format has an attachment feature yet, so a
  * pass with color, depth or input references is invalid usage through the
- * loader with validation on (tests/api/test_vulkan11.c covers the rest). */
+ * loader with validation on (tests/api/test_vulkan11.c covers the rest).
+ * Depth/stencil resolves (VK_KHR_depth_stencil_resolve) need 4x
+ * attachments, which no image can be yet, so they are checked here too. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +197,12 @@ static void check_full_pass(const struct vkppu_render_pass *rp)
    CHECK(s0->colors[0].attachment == 0 &&
          s0->colors[0].layout == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
    CHECK(s0->resolves[0].attachment == 1);
+   /* A normalized format averages. */
+   CHECK(s0->resolves[0].resolve_mode == VK_RESOLVE_MODE_AVERAGE_BIT);
+   /* No VkSubpassDescriptionDepthStencilResolve: nothing to resolve. */
+   CHECK(s0->depth_stencil_resolve.attachment == VK_ATTACHMENT_UNUSED);
+   CHECK(s0->depth_resolve_mode == VK_RESOLVE_MODE_NONE &&
+         s0->stencil_resolve_mode == VK_RESOLVE_MODE_NONE);
    CHECK(s0->has_depth_stencil && s0->depth_stencil.attachment == 2);
    /* No aspect given: every aspect of the format. */
    CHECK(s0->inputs[0].attachment == 3 && s0->inputs[0].aspects == VK_IMAGE_ASPECT_COLOR_BIT);
@@ -339,6 +347,147 @@ TEST_CASE(render_pass2_fills_the_same_object)
    pass = VK_NULL_HANDLE;
    CHECK(vkppu_CreateRenderPass2(r.device, &bad, NULL, &pass) == VK_ERROR_UNKNOWN);
    CHECK(pass == VK_NULL_HANDLE);
+   rig_finish(&r);
+}
+
+/* A one-subpass VkRenderPassCreateInfo2 that resolves a 4x integer colour
+ * attachment (3 into 4) and a 4x depth/stencil one (0) into attachment
+ * `ds_resolve`: 1 has depth and stencil, 2 depth only. */
+struct ds_resolve_pass {
+   VkAttachmentDescription2 att[5];
+   VkAttachmentReference2 color, resolve, depth, ds_resolve;
+   VkSubpassDescriptionDepthStencilResolve dsr;
+   VkSubpassDescription2 subpass;
+   VkRenderPassCreateInfo2 ci;
+};
+
+static void ds_resolve_pass_init(struct ds_resolve_pass *p, uint32_t ds_resolve,
+                                 VkResolveModeFlagBits depth_mode,
+                                 VkResolveModeFlagBits stencil_mode)
+{
+   static const VkFormat formats[5] = {VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT,
+                                       VK_FORMAT_D32_SFLOAT, VK_FORMAT_R8G8B8A8_UINT,
+                                       VK_FORMAT_R8G8B8A8_UINT};
+   memset(p, 0, sizeof(*p));
+   for (int i = 0; i < 5; i++) {
+      VkAttachmentDescription a = attachment(formats[i]);
+      p->att[i] = (VkAttachmentDescription2){
+          .sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
+          .format = a.format,
+          .samples = i == 0 || i == 3 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT,
+          .loadOp = a.loadOp,
+          .storeOp = a.storeOp,
+          .stencilLoadOp = a.stencilLoadOp,
+          .stencilStoreOp = a.stencilStoreOp,
+          .initialLayout = a.initialLayout,
+          .finalLayout = a.finalLayout,
+      };
+   }
+   const VkImageLayout c = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+   const VkImageLayout d = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+   p->color = (VkAttachmentReference2){VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, NULL, 3, c, 0};
+   p->resolve = (VkAttachmentReference2){VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, NULL, 4, c, 0};
+   p->depth = (VkAttachmentReference2){VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, NULL, 0, d, 0};
+   p->ds_resolve =
+       (VkAttachmentReference2){VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, NULL, ds_resolve, d, 0};
+   p->dsr = (VkSubpassDescriptionDepthStencilResolve){
+       .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE,
+       .depthResolveMode = depth_mode,
+       .stencilResolveMode = stencil_mode,
+       .pDepthStencilResolveAttachment = &p->ds_resolve,
+   };
+   p->subpass = (VkSubpassDescription2){
+       .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
+       .pNext = &p->dsr,
+       .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+       .colorAttachmentCount = 1,
+       .pColorAttachments = &p->color,
+       .pResolveAttachments = &p->resolve,
+       .pDepthStencilAttachment = &p->depth,
+   };
+   p->ci = (VkRenderPassCreateInfo2){
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
+       .attachmentCount = 5,
+       .pAttachments = p->att,
+       .subpassCount = 1,
+       .pSubpasses = &p->subpass,
+   };
+}
+
+static const struct vkppu_subpass *ds_resolve_create(struct rig *r, struct ds_resolve_pass *p,
+                                                     VkRenderPass *pass)
+{
+   *pass = VK_NULL_HANDLE;
+   if (vkppu_CreateRenderPass2(r->device, &p->ci, NULL, pass) != VK_SUCCESS)
+      return NULL;
+   memset(p, 0xcd, sizeof(*p)); /* nothing may point into it */
+   return &vkppu_render_pass_from_handle(*pass)->subpasses[0];
+}
+
+TEST_CASE(depth_stencil_resolve_is_kept_and_checked)
+{
+   struct rig r;
+   REQUIRE(rig_init(&r));
+   struct ds_resolve_pass p;
+   VkRenderPass pass;
+   ds_resolve_pass_init(&p, 1, VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_MAX_BIT);
+   const struct vkppu_subpass *sp = ds_resolve_create(&r, &p, &pass);
+   CHECK(sp != NULL);
+   if (sp) {
+      CHECK(sp->depth_stencil_resolve.attachment == 1);
+      CHECK(sp->depth_stencil_resolve.layout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+      CHECK(sp->depth_resolve_mode == VK_RESOLVE_MODE_AVERAGE_BIT);
+      CHECK(sp->stencil_resolve_mode == VK_RESOLVE_MODE_MAX_BIT);
+      /* Integer colour takes sample zero. */
+      CHECK(sp->resolves && sp->resolves[0].resolve_mode == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT);
+      vkppu_DestroyRenderPass(r.device, pass, NULL);
+   }
+   /* Into a depth-only attachment: no stencil is resolved. */
+   ds_resolve_pass_init(&p, 2, VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT);
+   sp = ds_resolve_create(&r, &p, &pass);
+   CHECK(sp != NULL);
+   if (sp) {
+      CHECK(sp->depth_stencil_resolve.attachment == 2);
+      CHECK(sp->depth_resolve_mode == VK_RESOLVE_MODE_MIN_BIT);
+      CHECK(sp->stencil_resolve_mode == VK_RESOLVE_MODE_NONE);
+      vkppu_DestroyRenderPass(r.device, pass, NULL);
+   }
+   /* A NULL resolve attachment resolves nothing, whatever the modes. */
+   ds_resolve_pass_init(&p, 1, VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_MIN_BIT);
+   p.dsr.pDepthStencilResolveAttachment = NULL;
+   sp = ds_resolve_create(&r, &p, &pass);
+   CHECK(sp != NULL);
+   if (sp) {
+      CHECK(sp->depth_stencil_resolve.attachment == VK_ATTACHMENT_UNUSED);
+      CHECK(sp->depth_resolve_mode == VK_RESOLVE_MODE_NONE &&
+            sp->stencil_resolve_mode == VK_RESOLVE_MODE_NONE);
+      vkppu_DestroyRenderPass(r.device, pass, NULL);
+   }
+
+   static const struct {
+      uint32_t attachment;
+      VkResolveModeFlagBits depth, stencil;
+      bool no_depth_stencil;
+      const char *what;
+   } bad[] = {
+       {5, VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_NONE, false, "attachment 5 of 5"},
+       {1, VK_RESOLVE_MODE_NONE, VK_RESOLVE_MODE_NONE, false, "both modes NONE"},
+       {1, VK_RESOLVE_MODE_NONE, VK_RESOLVE_MODE_AVERAGE_BIT, false, "stencil AVERAGE"},
+       {1, VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT, VK_RESOLVE_MODE_NONE, false,
+        "two depth modes"},
+       {1, VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_NONE, true, "no depth/stencil attachment"},
+   };
+   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+      ds_resolve_pass_init(&p, bad[i].attachment, bad[i].depth, bad[i].stencil);
+      if (bad[i].no_depth_stencil)
+         p.subpass.pDepthStencilAttachment = NULL;
+      pass = VK_NULL_HANDLE;
+      VkResult res = vkppu_CreateRenderPass2(r.device, &p.ci, NULL, &pass);
+      CHECK_MSG(res == VK_ERROR_UNKNOWN, "%s -> %d", bad[i].what, res);
+      CHECK_MSG(pass == VK_NULL_HANDLE, "%s: a handle was returned", bad[i].what);
+      if (pass)
+         vkppu_DestroyRenderPass(r.device, pass, NULL);
+   }
    rig_finish(&r);
 }
 
