@@ -174,14 +174,21 @@ static void set_load_ops(struct vkppu_rendering_instance *in, const VkRenderingI
 static struct vkppu_rendering_instance *make_instance(struct vkppu_command_buffer *cmd,
                                                       const VkRenderingInfo *info)
 {
-   if (info->viewMask != 0) {
+   if (info->viewMask >> VKPPU_MAX_MULTIVIEW_VIEW_COUNT) {
       report(cmd,
-             "vkCmdBeginRendering: viewMask 0x%x: multiview cannot be drawn in on vkppu "
-             "yet; nothing is rendered",
+             "vkCmdBeginRendering: viewMask 0x%x names a view beyond maxMultiviewViewCount (%u)",
+             info->viewMask, VKPPU_MAX_MULTIVIEW_VIEW_COUNT);
+      return NULL;
+   }
+   if (info->viewMask && (info->flags & VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT)) {
+      report(cmd,
+             "vkCmdBeginRendering: viewMask 0x%x with secondary command buffers: multiview "
+             "secondaries cannot be drawn in on vkppu yet; nothing is rendered",
              info->viewMask);
       return NULL;
    }
-   if (info->layerCount == 0 || info->layerCount > VKPPU_MAX_FRAMEBUFFER_LAYERS) {
+   if (!info->viewMask &&
+       (info->layerCount == 0 || info->layerCount > VKPPU_MAX_FRAMEBUFFER_LAYERS)) {
       report(cmd, "vkCmdBeginRendering: layerCount %u is outside 1..%u", info->layerCount,
              VKPPU_MAX_FRAMEBUFFER_LAYERS);
       return NULL;
@@ -209,6 +216,10 @@ static struct vkppu_rendering_instance *make_instance(struct vkppu_command_buffe
       report(cmd, "vkCmdBeginRendering: %s", why);
       return NULL;
    }
+   /* Multiview: draws run per view and load ops clear the views' layers
+    * (layerCount is ignored). */
+   in->r.pass.multiview = info->viewMask != 0;
+   in->r.subpass.view_mask = info->viewMask;
    set_load_ops(in, info);
    if (!(info->flags & VK_RENDERING_SUSPENDING_BIT) && !add_resolves(cmd, in, info))
       return NULL;
@@ -216,7 +227,7 @@ static struct vkppu_rendering_instance *make_instance(struct vkppu_command_buffe
    in->fb = (struct vkppu_framebuffer){
        .width = (uint32_t)ra->offset.x + ra->extent.width,
        .height = (uint32_t)ra->offset.y + ra->extent.height,
-       .layers = info->layerCount,
+       .layers = info->viewMask ? 1u : info->layerCount,
        .attachment_count = in->r.pass.attachment_count,
        .attachments = in->views,
    };

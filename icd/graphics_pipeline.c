@@ -219,8 +219,6 @@ static VkResult create_pipeline(struct vkppu_device *dev, const VkGraphicsPipeli
       const VkPipelineRenderingCreateInfo none = {0};
       if (!ri)
          ri = &none;
-      if (ri->viewMask != 0)
-         return fail(dev, "multiview (a view mask) cannot be drawn in yet");
       const char *why = vkppu_rendering_pass_init(
           &rendering, ri->colorAttachmentCount, ri->pColorAttachmentFormats,
           ri->depthAttachmentFormat, ri->stencilAttachmentFormat);

@@ -7,8 +7,8 @@
  * LOAD, depth and stencil tests, two colour attachments and a NULL view,
  * an instance suspended in one command buffer and resumed in the next,
  * secondaries that inherit the rendering formats, and the same scene drawn
- * through a render pass (the 2KHR commands) and through dynamic rendering;
- * and (vkppu only) view masks refused with an error. */
+ * through a render pass (the 2KHR commands) and through dynamic rendering
+ * (view masks: api.graphics_multiview). */
 #include "graphics_test_util.h"
 
 static const float RED[4] = {1, 0, 0, 1};
@@ -48,8 +48,8 @@ static bool rig_setup(struct rig *r)
          return false;
       }
    }
-   /* Multiview lets view masks through validation to the driver's own
-    * refusal (view_masks_are_refused_with_an_error). */
+   /* Multiview, which view masks need (api.graphics_multiview draws with
+    * one). */
    VkPhysicalDeviceMultiviewFeatures mv = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
        .multiview = VK_TRUE,
@@ -787,53 +787,6 @@ TEST_CASE(render_pass_and_dynamic_rendering_draw_the_same_image)
    vkDestroyPipeline(r.dev.device, p_pass, NULL);
    vkDestroyPipeline(r.dev.device, p_dyn, NULL);
    vkDestroyRenderPass(r.dev.device, pass, NULL);
-   rig_teardown(&r);
-}
-
-/* vkppu only: multiview is not drawn, so a pipeline with a view mask is
- * refused and an instance with one reports an error and renders nothing
- * (not even its load-op clear). */
-TEST_CASE(view_masks_are_refused_with_an_error)
-{
-   struct rig r;
-   if (!rig_setup(&r))
-      return;
-   if (!r.ctx.is_vkppu) {
-      vkt_skip("vkppu's refusal of view masks");
-      rig_teardown(&r);
-      return;
-   }
-   static const char *const tolerated[] = {"multiview", NULL};
-   vkt_tolerate_begin(tolerated);
-   VkPipelineRenderingCreateInfo pri = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-       .viewMask = 1,
-       .colorAttachmentCount = 1,
-       .pColorAttachmentFormats = RGBA8,
-   };
-   struct gtu_pipeline_desc d = {
-       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .layout = r.layout, .next = &pri};
-   VkPipeline pipe = VK_NULL_HANDLE;
-   CHECK(gtu_pipeline(&r.dev, &d, &pipe) != VK_SUCCESS);
-   CHECK(pipe == VK_NULL_HANDLE);
-   struct gtarget t;
-   if (gtu_target_create(&r.dev, VK_FORMAT_UNDEFINED, &t)) {
-      VkCommandBuffer cmd = vkt_cmd_begin(&r.dev, r.ctx.universal_family);
-      fill_green(cmd, &t);
-      VkRenderingAttachmentInfo c =
-          color_attachment(t.color.view, VK_ATTACHMENT_LOAD_OP_CLEAR, RED);
-      VkRenderingInfo ri = rendering_info(1, &c, NULL, NULL);
-      ri.viewMask = 1;
-      r.begin(cmd, &ri);
-      r.end(cmd);
-      read_color(cmd, &t);
-      VKT_CHECK(vkt_cmd_submit_wait(&r.dev, r.ctx.universal_family, 0, cmd));
-      uint32_t want[GW * GH];
-      gtu_fill(want, 0, 0, GW, GH, rgba(GREEN));
-      CHECK(gtu_check(&t, want, 0, "view mask") == 0);
-      gtu_target_destroy(&r.dev, &t);
-   }
-   CHECK(vkt_tolerate_end() == 2); /* the pipeline's and the instance's */
    rig_teardown(&r);
 }
 

@@ -5,7 +5,8 @@
  * it) and vkCmdClearAttachments reach layers 0 and 2; layer 1, outside
  * the mask, keeps what a transfer clear wrote before the pass. Exact
  * pixels. An occlusion query around the draw uses two queries (one per
- * view) whose sum is both views' samples. */
+ * view) whose sum is both views' samples. The same scene again through
+ * vkCmdBeginRendering with the view mask. */
 #include "graphics_test_util.h"
 
 #define LAYERS 3u
@@ -19,8 +20,17 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
        .multiview = VK_TRUE,
    };
+   VkPhysicalDeviceDynamicRenderingFeatures dr = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
+       .pNext = &mv,
+       .dynamicRendering = VK_TRUE,
+   };
+   static const char *const extensions[] = {VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME,
+                                            VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME,
+                                            VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME};
    static const VkPhysicalDeviceFeatures precise = {.occlusionQueryPrecise = VK_TRUE};
-   struct vkt_device_desc desc = {.features = &precise, .feature_chain = &mv};
+   struct vkt_device_desc desc = {
+       .features = &precise, .feature_chain = &dr, .extensions = extensions, .extension_count = 3};
    return gtu_setup_device(ctx, dev, &desc);
 }
 
@@ -68,7 +78,9 @@ static VkRenderPass multiview_pass(struct vkt_device *dev)
    return pass;
 }
 
-TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
+/* The scene through a multiview render pass, or (dynamic) through
+ * vkCmdBeginRendering with the same view mask. */
+static void multiview_scene(bool dynamic)
 {
    struct vkt_context ctx;
    struct vkt_device dev;
@@ -89,7 +101,7 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
    struct vkt_image img;
    memset(&img, 0, sizeof(img));
    VkPipelineLayout layout = gtu_empty_layout(&dev);
-   VkRenderPass pass = multiview_pass(&dev);
+   VkRenderPass pass = dynamic ? VK_NULL_HANDLE : multiview_pass(&dev);
    VkFramebuffer fb = VK_NULL_HANDLE;
    VkPipeline pipe = VK_NULL_HANDLE;
    const VkQueryPoolCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
@@ -99,7 +111,7 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
    VKT_CHECK(vkCreateQueryPool(dev.device, &qci, NULL, &queries));
    struct vkt_buffer readback, vb;
    memset(&readback, 0, sizeof(readback));
-   if (pass && vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_2D_ARRAY, &img) &&
+   if ((pass || dynamic) && vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_2D_ARRAY, &img) &&
        vkt_buffer_create(&dev, LAYERS * GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST,
                          &readback) == VK_SUCCESS) {
       VkFramebufferCreateInfo fci = {
@@ -111,16 +123,25 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
           .height = GH,
           .layers = 1,
       };
-      VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &fb));
+      if (!dynamic)
+         VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &fb));
+      const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+      const VkPipelineRenderingCreateInfo rci = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+          .viewMask = VIEW_MASK,
+          .colorAttachmentCount = 1,
+          .pColorAttachmentFormats = &format,
+      };
       struct gtu_pipeline_desc d = {.vs = "gfx_multiview.vert",
                                     .fs = "gfx_multiview.frag",
                                     .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
                                     .layout = layout,
-                                    .pass = pass};
+                                    .pass = pass,
+                                    .next = dynamic ? &rci : NULL};
       VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
       struct gvertex v[6];
       gtu_rect(v, 4, 4, 12, 28, 0.5f, RED);
-      if (fb && pipe &&
+      if ((fb || dynamic) && pipe &&
           gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
          VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
          /* Every layer white first; the pass must leave layer 1 so. */
@@ -141,7 +162,30 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
              .clearValueCount = 1,
              .pClearValues = &blue,
          };
-         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         const VkRenderingAttachmentInfo color = {
+             .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+             .imageView = img.view,
+             .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+             .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+             .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+             .clearValue = blue,
+         };
+         const VkRenderingInfo ri = {
+             .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+             .renderArea = {{0, 0}, {GW, GH}},
+             .viewMask = VIEW_MASK,
+             .colorAttachmentCount = 1,
+             .pColorAttachments = &color,
+         };
+         if (dynamic) {
+            vkt_cmd_image_barrier(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                  VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+            vkCmdBeginRenderingKHR(cmd, &ri);
+         } else {
+            vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         }
          gtu_bind_vertex_buffer(cmd, &vb);
          vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
          vkCmdBeginQuery(cmd, queries, 0, VK_QUERY_CONTROL_PRECISE_BIT);
@@ -150,7 +194,15 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
          const VkClearAttachment ca = {VK_IMAGE_ASPECT_COLOR_BIT, 0, {.color = {{0, 0, 0, 0}}}};
          const VkClearRect rect = {{{28, 0}, {4, 4}}, 0, 1};
          vkCmdClearAttachments(cmd, 1, &ca, 1, &rect);
-         vkCmdEndRenderPass(cmd);
+         if (dynamic) {
+            vkCmdEndRenderingKHR(cmd);
+            vkt_cmd_image_barrier(cmd, img.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                  VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                  VK_ACCESS_TRANSFER_READ_BIT);
+         } else {
+            vkCmdEndRenderPass(cmd);
+         }
          VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, LAYERS},
                                      .imageExtent = {GW, GH, 1}};
          vkCmdCopyImageToBuffer(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -195,6 +247,16 @@ TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
    vkDestroyPipelineLayout(dev.device, layout, NULL);
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
+}
+
+TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
+{
+   multiview_scene(false);
+}
+
+TEST_CASE(dynamic_rendering_with_a_view_mask)
+{
+   multiview_scene(true);
 }
 
 int main(int argc, char **argv)

@@ -230,7 +230,7 @@ TEST_CASE(begin_rendering_makes_attachments_views_and_resolves)
    vkppu_CmdBeginRendering(cmd, &in.ri);
    CHECK(s->pass == NULL);
    info_init(&r, &in, 0);
-   in.ri.viewMask = 1;
+   in.ri.viewMask = 1u << VKPPU_MAX_MULTIVIEW_VIEW_COUNT; /* beyond maxMultiviewViewCount */
    vkppu_CmdBeginRendering(cmd, &in.ri);
    CHECK(s->pass == NULL);
    info_init(&r, &in, 0);
