@@ -281,20 +281,12 @@ TEST_CASE(every_extended_dynamic_state)
    vkt_context_destroy(&ctx);
 }
 
-/* True on vkppu (its device name), where the logic op may also change
- * between draws of one render pass instance: the lavapipe of Debian 12's
- * backports keeps the first draw's op for the later draws there. */
-static bool is_vkppu(struct vkt_context *ctx)
-{
-   VkPhysicalDeviceProperties p;
-   vkGetPhysicalDeviceProperties(ctx->physical_device, &p);
-   return strstr(p.deviceName, "vkppu") != NULL;
-}
-
 /* VK_EXT_extended_dynamic_state2's logic op: the pipeline enables logic ops
  * with a static SET (white everywhere if it were used). Red XOR-drawn on
  * the left half, then XOR-drawn over everything, clears the left half and
- * draws red on the right. On vkppu also COPY then XOR in one instance. */
+ * draws red on the right. On vkppu also COPY then XOR in one instance:
+ * the lavapipe of Debian 12's backports keeps the first draw's op for the
+ * later draws of an instance. */
 TEST_CASE(dynamic_logic_op)
 {
    struct vkt_context ctx;
@@ -319,7 +311,7 @@ TEST_CASE(dynamic_logic_op)
       struct vkt_buffer vb;
       if (pipe && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
          const VkLogicOp first[2] = {VK_LOGIC_OP_XOR, VK_LOGIC_OP_COPY};
-         for (unsigned k = 0; k < (is_vkppu(&ctx) ? 2u : 1u); k++) {
+         for (unsigned k = 0; k < (ctx.is_vkppu ? 2u : 1u); k++) {
             VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1.0f, 0);
             gtu_bind_vertex_buffer(cmd, &vb);
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
