@@ -146,7 +146,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdClearAttachments(VkCommandBuffer commandBuff
       /* The views are the primary's, unknown when this is recorded. */
       vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
                    "vkCmdClearAttachments: not supported on vkppu in a secondary command buffer "
-                   "that continues dynamic rendering; nothing is cleared");
+                   "that continues dynamic rendering or a render pass without its framebuffer; "
+                   "nothing is cleared");
       return;
    }
    if (!s->pass || !s->framebuffer)

@@ -82,11 +82,24 @@ void vkppu_cmd_pass_instance_begin(struct vkppu_command_buffer *cmd,
       load_clear(cmd, s->pass, s->framebuffer, a, area, values, value_count);
 }
 
-static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo *info)
+/* Subpass contents from secondaries: their draws may not know the
+ * framebuffer (VkCommandBufferInheritanceInfo::framebuffer is optional), so
+ * the primary writes the subpass's targets and the render area into the
+ * channel first, and such secondaries leave them (targets_inherited). */
+static void targets_for_secondaries(struct vkppu_command_buffer *cmd, VkSubpassContents contents)
+{
+   if (contents == VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS)
+      vkppu_cmd_emit_targets(cmd);
+}
+
+static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo *info,
+                  VkSubpassContents contents)
 {
    vkppu_cmd_pass_instance_begin(cmd, vkppu_render_pass_from_handle(info->renderPass),
                                  vkppu_framebuffer_from_handle(info->framebuffer),
                                  &info->renderArea, info->pClearValues, info->clearValueCount);
+   cmd->gfx.targets_inherited = false;
+   targets_for_secondaries(cmd, contents);
 }
 
 static void end(struct vkppu_command_buffer *cmd)
@@ -101,11 +114,12 @@ void vkppu_cmd_pass_instance_end(struct vkppu_command_buffer *cmd)
    end(cmd);
 }
 
-static void next(struct vkppu_command_buffer *cmd)
+static void next(struct vkppu_command_buffer *cmd, VkSubpassContents contents)
 {
    drv_emit_wait_for_idle(&cmd->pb);
    if (cmd->gfx.pass && cmd->gfx.subpass + 1 < cmd->gfx.pass->subpass_count)
       cmd->gfx.subpass++;
+   targets_for_secondaries(cmd, contents);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginRenderPass(VkCommandBuffer commandBuffer,
@@ -114,32 +128,30 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginRenderPass(VkCommandBuffer commandBuffe
 {
    /* Secondaries that continue the pass know it from their inheritance
     * info (command_buffer.c). */
-   (void)contents;
-   begin(vkppu_command_buffer_from_handle(commandBuffer), pRenderPassBegin);
+   begin(vkppu_command_buffer_from_handle(commandBuffer), pRenderPassBegin, contents);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginRenderPass2(VkCommandBuffer commandBuffer,
                                                      const VkRenderPassBeginInfo *pRenderPassBegin,
                                                      const VkSubpassBeginInfo *pSubpassBeginInfo)
 {
-   (void)pSubpassBeginInfo;
-   begin(vkppu_command_buffer_from_handle(commandBuffer), pRenderPassBegin);
+   begin(vkppu_command_buffer_from_handle(commandBuffer), pRenderPassBegin,
+         pSubpassBeginInfo ? pSubpassBeginInfo->contents : VK_SUBPASS_CONTENTS_INLINE);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdNextSubpass(VkCommandBuffer commandBuffer,
                                                 VkSubpassContents contents)
 {
-   (void)contents;
-   next(vkppu_command_buffer_from_handle(commandBuffer));
+   next(vkppu_command_buffer_from_handle(commandBuffer), contents);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdNextSubpass2(VkCommandBuffer commandBuffer,
                                                  const VkSubpassBeginInfo *pSubpassBeginInfo,
                                                  const VkSubpassEndInfo *pSubpassEndInfo)
 {
-   (void)pSubpassBeginInfo;
    (void)pSubpassEndInfo;
-   next(vkppu_command_buffer_from_handle(commandBuffer));
+   next(vkppu_command_buffer_from_handle(commandBuffer),
+        pSubpassBeginInfo ? pSubpassBeginInfo->contents : VK_SUBPASS_CONTENTS_INLINE);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndRenderPass(VkCommandBuffer commandBuffer)

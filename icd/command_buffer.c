@@ -98,10 +98,13 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_BeginCommandBuffer(VkCommandBuffer commandB
    cmd->usage = pBeginInfo->flags;
    cmd->state = VKPPU_CMD_RECORDING;
    /* A secondary that continues a render pass draws into the inherited
-    * subpass. Its draws write every target word (cmd_draw.c), so they need
-    * the framebuffer, which Vulkan lets the application leave out; without
-    * it draws are dropped, and said so. The render area is unknown: the
-    * whole framebuffer (drawing outside the area is undefined anyway). */
+    * subpass. With the framebuffer its draws write every target word
+    * (cmd_draw.c); the render area is unknown: the whole framebuffer
+    * (drawing outside the area is undefined anyway). Vulkan lets the
+    * application leave the framebuffer out: then the draws keep the targets
+    * and render area the primary wrote into the channel for secondaries
+    * (cmd_render_pass.c), except in multiview subpasses, whose per-view
+    * layers need the views: those draws are dropped, and said so. */
    const VkCommandBufferInheritanceInfo *inh = pBeginInfo->pInheritanceInfo;
    const bool continues = cmd->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY && inh &&
                           (pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
@@ -122,11 +125,13 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_BeginCommandBuffer(VkCommandBuffer commandB
       if (cmd->gfx.framebuffer) {
          cmd->gfx.render_area =
              (VkRect2D){{0, 0}, {cmd->gfx.framebuffer->width, cmd->gfx.framebuffer->height}};
-      } else {
+      } else if (cmd->gfx.pass && cmd->gfx.pass->subpasses[cmd->gfx.subpass].view_mask) {
          vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                      "vkBeginCommandBuffer: a secondary command buffer continuing a render pass "
-                      "needs VkCommandBufferInheritanceInfo::framebuffer on vkppu; its draws "
-                      "are dropped");
+                      "vkBeginCommandBuffer: a secondary command buffer continuing a multiview "
+                      "subpass needs VkCommandBufferInheritanceInfo::framebuffer on vkppu; its "
+                      "draws are dropped");
+      } else {
+         cmd->gfx.targets_inherited = true;
       }
    }
    return VK_SUCCESS;

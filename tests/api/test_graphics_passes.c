@@ -139,7 +139,8 @@ TEST_CASE(two_subpasses_draw_into_their_own_attachments)
 }
 
 /* A secondary command buffer that continues the render pass (inheriting
- * pass, subpass and framebuffer) draws into it. */
+ * pass, subpass and framebuffer, then without the framebuffer, which
+ * Vulkan makes optional) draws into it. */
 TEST_CASE(secondary_command_buffers_draw_inside_a_render_pass)
 {
    struct vkt_context ctx;
@@ -156,42 +157,45 @@ TEST_CASE(secondary_command_buffers_draw_inside_a_render_pass)
       struct gvertex v[6];
       gtu_rect(v, 6, 2, 20, 30, 0.5f, GREEN);
       struct vkt_buffer vb;
-      VkCommandBufferInheritanceInfo inh = {
-          .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
-          .renderPass = t.pass,
-          .subpass = 0,
-          .framebuffer = t.fb,
-      };
-      VkCommandBuffer sec = gtu_secondary_begin(&dev, &inh);
-      if (pipe && sec &&
-          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
-         gtu_bind_vertex_buffer(sec, &vb);
-         vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-         vkCmdDraw(sec, 6, 1, 0, 0);
-         VKT_CHECK(vkEndCommandBuffer(sec));
-
-         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
-         VkClearValue clear = {.color = {{0, 0, 1, 1}}};
-         VkRenderPassBeginInfo rbi = {
-             .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      for (unsigned k = 0; k < 2; k++) {
+         VkCommandBufferInheritanceInfo inh = {
+             .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
              .renderPass = t.pass,
-             .framebuffer = t.fb,
-             .renderArea = {{0, 0}, {GW, GH}},
-             .clearValueCount = 1,
-             .pClearValues = &clear,
+             .subpass = 0,
+             .framebuffer = k ? VK_NULL_HANDLE : t.fb,
          };
-         vkCmdBeginRenderPass(cmd, &rbi, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
-         vkCmdExecuteCommands(cmd, 1, &sec);
-         if (gtu_end_read(&dev, &t, cmd)) {
-            uint32_t want[GW * GH];
-            gtu_fill(want, 0, 0, GW, GH, gtu_rgba(0, 0, 255, 255));
-            gtu_fill(want, 6, 2, 20, 30, gtu_rgba(0, 255, 0, 255));
-            CHECK(gtu_check(&t, want, 0, "secondary") == 0);
+         VkCommandBuffer sec = gtu_secondary_begin(&dev, &inh);
+         if (pipe && sec &&
+             gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+            gtu_bind_vertex_buffer(sec, &vb);
+            vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+            vkCmdDraw(sec, 6, 1, 0, 0);
+            VKT_CHECK(vkEndCommandBuffer(sec));
+
+            VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+            VkClearValue clear = {.color = {{0, 0, 1, 1}}};
+            VkRenderPassBeginInfo rbi = {
+                .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                .renderPass = t.pass,
+                .framebuffer = t.fb,
+                .renderArea = {{0, 0}, {GW, GH}},
+                .clearValueCount = 1,
+                .pClearValues = &clear,
+            };
+            vkCmdBeginRenderPass(cmd, &rbi, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+            vkCmdExecuteCommands(cmd, 1, &sec);
+            if (gtu_end_read(&dev, &t, cmd)) {
+               uint32_t want[GW * GH];
+               gtu_fill(want, 0, 0, GW, GH, gtu_rgba(0, 0, 255, 255));
+               gtu_fill(want, 6, 2, 20, 30, gtu_rgba(0, 255, 0, 255));
+               CHECK(gtu_check(&t, want, 0,
+                               k ? "secondary without the framebuffer" : "secondary") == 0);
+            }
+            vkt_buffer_destroy(&dev, &vb);
          }
-         vkt_buffer_destroy(&dev, &vb);
+         if (sec)
+            vkFreeCommandBuffers(dev.device, dev.pools[ctx.universal_family], 1, &sec);
       }
-      if (sec)
-         vkFreeCommandBuffers(dev.device, dev.pools[ctx.universal_family], 1, &sec);
       vkDestroyPipeline(dev.device, pipe, NULL);
       gtu_target_destroy(&dev, &t);
    }
