@@ -154,6 +154,9 @@ static VkResult check_subpass(struct vkppu_device *dev, const char *cmd,
    }
    if (r == VK_SUCCESS && sp->has_depth_stencil)
       r = check_reference(dev, cmd, pass, s, "depth/stencil", 0, &sp->depth_stencil);
+   if (r == VK_SUCCESS)
+      r = check_reference(dev, cmd, pass, s, "depth/stencil resolve", 0,
+                          &sp->depth_stencil_resolve);
    for (uint32_t i = 0; i < sp->preserve_count && r == VK_SUCCESS; i++) {
       if (sp->preserves[i] >= pass->attachment_count)
          r = invalid(dev, cmd,
@@ -305,13 +308,41 @@ static VkResult check_top_arrays(struct vkppu_device *dev, const char *cmd, uint
 
 static struct vkppu_subpass_reference ref_from_2(const VkAttachmentReference2 *r)
 {
-   return (struct vkppu_subpass_reference){r->attachment, r->layout, r->aspectMask};
+   return (struct vkppu_subpass_reference){r->attachment, r->layout, r->aspectMask,
+                                           VK_RESOLVE_MODE_NONE};
 }
 
 /* ---------------------------------------------------------------------------
  * The object from a VkRenderPassCreateInfo2 (both create commands)
  * ------------------------------------------------------------------------- */
+/* What a render pass's colour resolve does to an attachment of this
+ * format: the average, or for integer formats (which have none) sample
+ * zero, as VK_KHR_depth_stencil_resolve defines colour resolves. */
+static VkResolveModeFlagBits color_resolve_mode(VkFormat format)
+{
+   const struct vkppu_format_info *f = vkppu_format_info(format);
+   bool integer = (f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) &&
+                  !(f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+   return integer ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT : VK_RESOLVE_MODE_AVERAGE_BIT;
+}
+
+/* The depth/stencil resolve of a subpass (VkSubpassDescriptionDepthStencilResolve
+ * in its pNext chain; none without it). */
+static void fill_depth_stencil_resolve(struct vkppu_subpass *sp, const VkSubpassDescription2 *in)
+{
+   const VkSubpassDescriptionDepthStencilResolve *dsr =
+       vkppu_find_in_chain(in->pNext, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
+   sp->depth_stencil_resolve.attachment = VK_ATTACHMENT_UNUSED;
+   if (!dsr || !dsr->pDepthStencilResolveAttachment ||
+       dsr->pDepthStencilResolveAttachment->attachment == VK_ATTACHMENT_UNUSED)
+      return;
+   sp->depth_stencil_resolve = ref_from_2(dsr->pDepthStencilResolveAttachment);
+   sp->depth_resolve_mode = dsr->depthResolveMode;
+   sp->stencil_resolve_mode = dsr->stencilResolveMode;
+}
+
 static void fill_subpass(struct vkppu_subpass *sp, const VkSubpassDescription2 *in,
+                         const struct vkppu_render_pass *pass,
                          struct vkppu_subpass_reference **refs, uint32_t **preserves)
 {
    sp->flags = in->flags;
@@ -329,14 +360,19 @@ static void fill_subpass(struct vkppu_subpass *sp, const VkSubpassDescription2 *
    *refs += sp->color_count;
    if (in->pResolveAttachments && sp->color_count) {
       sp->resolves = *refs;
-      for (uint32_t i = 0; i < sp->color_count; i++)
+      for (uint32_t i = 0; i < sp->color_count; i++) {
          sp->resolves[i] = ref_from_2(&in->pResolveAttachments[i]);
+         uint32_t a = sp->resolves[i].attachment;
+         if (a < pass->attachment_count)
+            sp->resolves[i].resolve_mode = color_resolve_mode(pass->attachments[a].format);
+      }
       *refs += sp->color_count;
    }
    if (in->pDepthStencilAttachment) {
       sp->has_depth_stencil = true;
       sp->depth_stencil = ref_from_2(in->pDepthStencilAttachment);
    }
+   fill_depth_stencil_resolve(sp, in);
    sp->preserve_count = in->preserveAttachmentCount;
    sp->preserves = *preserves;
    for (uint32_t i = 0; i < sp->preserve_count; i++)
@@ -387,7 +423,7 @@ static VkResult create_render_pass(struct vkppu_device *dev, const char *cmd,
       };
    }
    for (uint32_t s = 0; s < n.subpasses; s++)
-      fill_subpass(&pass->subpasses[s], &ci->pSubpasses[s], &refs, &preserves);
+      fill_subpass(&pass->subpasses[s], &ci->pSubpasses[s], pass, &refs, &preserves);
    pass->multiview = pass->subpasses[0].view_mask != 0;
    for (uint32_t d = 0; d < n.dependencies; d++) {
       const VkSubpassDependency2 *in = &ci->pDependencies[d];

@@ -39,6 +39,9 @@ struct vkppu_subpass_reference {
    uint32_t attachment;
    VkImageLayout layout;
    VkImageAspectFlags aspects;
+   VkResolveModeFlagBits
+       resolve_mode; /* resolves only: AVERAGE, or SAMPLE_ZERO for integer formats (render passes);
+                        VkRenderingAttachmentInfo's mode (dynamic rendering) */
 };
 
 struct vkppu_subpass {
@@ -56,6 +59,11 @@ struct vkppu_subpass {
    struct vkppu_subpass_reference depth_stencil;
    uint32_t preserve_count;
    uint32_t *preserves;
+   /* VkSubpassDescriptionDepthStencilResolve: attachment VK_ATTACHMENT_UNUSED
+    * when the subpass resolves no depth/stencil; modes NONE when that aspect
+    * is not resolved. */
+   struct vkppu_subpass_reference depth_stencil_resolve;
+   VkResolveModeFlagBits depth_resolve_mode, stencil_resolve_mode;
 };
 
 /* VkSubpassDependency(2) with its multiview view offset. */

@@ -238,8 +238,9 @@ struct gtu_pipeline_desc {
    VkPipelineLayout layout; /* 0: an empty one the helper makes (and leaks into *layout_out) */
    VkRenderPass pass;
    uint32_t subpass;
-   VkViewport viewport;     /* width 0: the whole target, depth 0..1 */
-   const void *raster_next; /* pNext of the rasterization state, or NULL */
+   VkViewport viewport;                            /* width 0: the whole target, depth 0..1 */
+   const void *raster_next;                        /* pNext of the rasterization state, or NULL */
+   const VkPipelineMultisampleStateCreateInfo *ms; /* NULL: 1 sample */
 };
 
 static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pipeline_desc *d,
@@ -320,7 +321,7 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
        .pInputAssemblyState = &ia,
        .pViewportState = &vps,
        .pRasterizationState = &rs,
-       .pMultisampleState = &ms,
+       .pMultisampleState = d->ms ? d->ms : &ms,
        .pDepthStencilState = d->ds ? d->ds : &no_ds,
        .pColorBlendState = &cb,
        .pDynamicState = &dyn,

@@ -1,0 +1,141 @@
+/* Multisample resolves on the graphics engine's RESOLVE method
+ * (docs/graphics-hw.md "Methods"): the render pass's resolve attachments
+ * (cmd_render_pass.c) and vkCmdResolveImage(2).
+ *
+ * RESOLVE reads COLOR_TARGET(0) or DEPTH_TARGET as a 4x target and writes
+ * RESOLVE_TARGET(0) or RESOLVE_DEPTH_TARGET over the render area, the same
+ * pixels in both. Each layer is one RESOLVE with the target groups' LAYER
+ * word set; WAIT_FOR_IDLE before and after orders it against draws and the
+ * copy engine. Draws write every target group again, so nothing latched
+ * here leaks into them. */
+#include "debug_report.h"
+#include "method_encoder.h"
+#include "vkppu_graphics.h"
+
+/* RESOLVE's mode field for a VkResolveModeFlagBits; ~0u: not a mode
+ * RESOLVE has. */
+static uint32_t hw_mode(VkResolveModeFlagBits mode)
+{
+   switch (mode) {
+   case VK_RESOLVE_MODE_AVERAGE_BIT:
+      return 0;
+   case VK_RESOLVE_MODE_SAMPLE_ZERO_BIT:
+      return 1;
+   case VK_RESOLVE_MODE_MIN_BIT:
+      return 2;
+   case VK_RESOLVE_MODE_MAX_BIT:
+      return 3;
+   default:
+      return ~0u;
+   }
+}
+
+const char *vkppu_cmd_resolve(struct vkppu_command_buffer *cmd,
+                              const struct vkppu_resolve_side *src,
+                              const struct vkppu_resolve_side *dst,
+                              VkResolveModeFlagBits color_mode, VkResolveModeFlagBits depth_mode,
+                              VkResolveModeFlagBits stencil_mode, const VkRect2D *area,
+                              uint32_t layer_count)
+{
+   if (src->image->samples != VK_SAMPLE_COUNT_4_BIT || dst->image->samples != 1)
+      return "the source must have 4 samples and the destination 1";
+   if (vkppu_format_info(src->format)->hw != vkppu_format_info(dst->format)->hw)
+      return "source and destination formats differ";
+   uint32_t data = 0;
+   bool color = color_mode != VK_RESOLVE_MODE_NONE;
+   if (color) {
+      if (hw_mode(color_mode) == ~0u)
+         return "unknown colour resolve mode";
+      data = 1u | hw_mode(color_mode) << PPU_GFX_RESOLVE_COLOR_MODE_SHIFT;
+   }
+   if (depth_mode != VK_RESOLVE_MODE_NONE) {
+      if (hw_mode(depth_mode) == ~0u)
+         return "unknown depth resolve mode";
+      data |= PPU_GFX_RESOLVE_DEPTH | hw_mode(depth_mode) << PPU_GFX_RESOLVE_DEPTH_MODE_SHIFT;
+   }
+   if (stencil_mode != VK_RESOLVE_MODE_NONE) {
+      /* Stencil values are integers: no average (RESOLVE refuses it). */
+      if (hw_mode(stencil_mode) == ~0u || stencil_mode == VK_RESOLVE_MODE_AVERAGE_BIT)
+         return "stencil resolve mode is not SAMPLE_ZERO, MIN or MAX";
+      data |= PPU_GFX_RESOLVE_STENCIL | hw_mode(stencil_mode) << PPU_GFX_RESOLVE_STENCIL_MODE_SHIFT;
+   }
+   if (!data)
+      return NULL;
+   int64_t x0 = area->offset.x < 0 ? 0 : area->offset.x;
+   int64_t y0 = area->offset.y < 0 ? 0 : area->offset.y;
+   int64_t x1 = (int64_t)area->offset.x + area->extent.width;
+   int64_t y1 = (int64_t)area->offset.y + area->extent.height;
+   x1 = x1 > PPU_GFX_MAX_FRAMEBUFFER ? PPU_GFX_MAX_FRAMEBUFFER : x1;
+   y1 = y1 > PPU_GFX_MAX_FRAMEBUFFER ? PPU_GFX_MAX_FRAMEBUFFER : y1;
+   if (x0 >= x1 || y0 >= y1)
+      return NULL;
+   const uint32_t rect[2] = {(uint32_t)x0 | (uint32_t)y0 << 16, (uint32_t)x1 | (uint32_t)y1 << 16};
+   drv_emit_wait_for_idle(&cmd->pb);
+   vkppu_gfx_emit(&cmd->pb, PPU_GFX_RENDER_AREA_XY0, 2, rect);
+   for (uint32_t l = 0; l < layer_count; l++) {
+      uint32_t s[8], d[8];
+      vkppu_gfx_target_words(src->image, src->format, src->level, src->layer + l, s);
+      vkppu_gfx_target_words(dst->image, dst->format, dst->level, dst->layer + l, d);
+      vkppu_gfx_emit(&cmd->pb, color ? PPU_GFX_COLOR_TARGET(0) : PPU_GFX_DEPTH_TARGET_BASE, 8, s);
+      vkppu_gfx_emit(&cmd->pb,
+                     color ? PPU_GFX_RESOLVE_TARGET(0) : PPU_GFX_RESOLVE_DEPTH_TARGET_BASE, 8, d);
+      vkppu_gfx_emit(&cmd->pb, PPU_GFX_RESOLVE, 1, &data);
+   }
+   drv_emit_wait_for_idle(&cmd->pb);
+   return NULL;
+}
+
+/* One VkImageResolve region: colour, AVERAGE for every format that can be
+ * 4x (integer formats cannot, multisample_counts in
+ * physical_device_formats.c). */
+static void resolve_region(struct vkppu_command_buffer *cmd, const char *name,
+                           const struct vkppu_image *src, const struct vkppu_image *dst,
+                           const VkImageResolve *r)
+{
+   const char *why = NULL;
+   const VkImageSubresourceLayers *ss = &r->srcSubresource, *ds = &r->dstSubresource;
+   uint32_t layers = ss->layerCount == VK_REMAINING_ARRAY_LAYERS
+                         ? src->array_layers - ss->baseArrayLayer
+                         : ss->layerCount;
+   if (r->srcOffset.x != r->dstOffset.x || r->srcOffset.y != r->dstOffset.y)
+      /* RESOLVE writes the pixels it reads; a shifted copy would need a
+       * temporary image (docs/graphics.md "Left"). */
+      why = "source and destination offsets differ, which RESOLVE cannot do";
+   else if (ss->aspectMask != VK_IMAGE_ASPECT_COLOR_BIT)
+      why = "only the colour aspect can be resolved by vkCmdResolveImage";
+   if (!why) {
+      const struct vkppu_resolve_side s = {src, src->format, ss->mipLevel, ss->baseArrayLayer};
+      const struct vkppu_resolve_side d = {dst, dst->format, ds->mipLevel, ds->baseArrayLayer};
+      const VkRect2D area = {{r->srcOffset.x, r->srcOffset.y}, {r->extent.width, r->extent.height}};
+      why = vkppu_cmd_resolve(cmd, &s, &d, VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_NONE,
+                              VK_RESOLVE_MODE_NONE, &area, layers);
+   }
+   if (why)
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "%s: %s; region not recorded", name, why);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdResolveImage(VkCommandBuffer commandBuffer, VkImage srcImage,
+                                                 VkImageLayout srcImageLayout, VkImage dstImage,
+                                                 VkImageLayout dstImageLayout, uint32_t regionCount,
+                                                 const VkImageResolve *pRegions)
+{
+   (void)srcImageLayout, (void)dstImageLayout;
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   for (uint32_t i = 0; i < regionCount; i++)
+      resolve_region(cmd, "vkCmdResolveImage", vkppu_image_from_handle(srcImage),
+                     vkppu_image_from_handle(dstImage), &pRegions[i]);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdResolveImage2(VkCommandBuffer commandBuffer,
+                                                  const VkResolveImageInfo2 *info)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   for (uint32_t i = 0; i < info->regionCount; i++) {
+      const VkImageResolve2 *r2 = &info->pRegions[i];
+      const VkImageResolve r = {r2->srcSubresource, r2->srcOffset, r2->dstSubresource,
+                                r2->dstOffset, r2->extent};
+      resolve_region(cmd, "vkCmdResolveImage2", vkppu_image_from_handle(info->srcImage),
+                     vkppu_image_from_handle(info->dstImage), &r);
+   }
+}

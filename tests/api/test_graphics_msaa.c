@@ -1,0 +1,618 @@
+/* 4x multisampling through the loader with validation on (api.graphics_msaa
+ * on vkppu, lvp.graphics_msaa on lavapipe): 4x colour and depth
+ * attachments, resolves, clears and copies of 4x images, the sample mask.
+ *
+ * Expected pixels come from the standard 4x sample positions (Vulkan
+ * "Standard Sample Locations"): each pixel's covered samples are counted
+ * here with exact integer edge functions in 1/256 pixel (vertices are
+ * multiples of 1/256, so nothing is rounded), and a resolved UNORM pixel is
+ * the average of its samples within one code (implementations may round the
+ * average differently). The geometry is checked to put no sample exactly on
+ * an edge, so the top-left rule never decides. */
+#include "graphics_test_util.h"
+
+enum { SUB = 256 }; /* units of the exact coverage computation */
+
+/* Standard 4x sample positions in 1/256 pixel. */
+static const int64_t SAMPLE_POS[4][2] = {{96, 32}, {224, 96}, {32, 160}, {160, 224}};
+
+/* The triangle most cases draw: its edges cross pixels at every angle, so
+ * pixels with 0, 1, 2, 3 and 4 covered samples all occur. */
+static const int64_t TRI[3][2] = {{845, 538}, {7347, 2458}, {2867, 7526}};
+
+static const float BLUE[4] = {0, 0, 1, 1};
+static const float GREEN[4] = {0, 1, 0, 1};
+static const float RED[4] = {1, 0, 0, 1};
+static const float WHITE[4] = {1, 1, 1, 1};
+
+static int64_t edge(const int64_t a[2], const int64_t b[2], int64_t px, int64_t py)
+{
+   return (b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0]);
+}
+
+/* Bit s set when sample s of pixel (x, y) is inside TRI; fails the case if
+ * a sample lies on an edge (the geometry would be ambiguous). */
+static unsigned covered_samples(unsigned x, unsigned y)
+{
+   int64_t area = edge(TRI[0], TRI[1], TRI[2][0], TRI[2][1]);
+   unsigned mask = 0;
+   for (unsigned s = 0; s < 4; s++) {
+      int64_t px = x * SUB + SAMPLE_POS[s][0], py = y * SUB + SAMPLE_POS[s][1];
+      int64_t e[3] = {edge(TRI[0], TRI[1], px, py), edge(TRI[1], TRI[2], px, py),
+                      edge(TRI[2], TRI[0], px, py)};
+      bool inside = true;
+      for (unsigned i = 0; i < 3; i++) {
+         if (e[i] == 0)
+            test_fail(__FILE__, __LINE__, "sample %u of pixel (%u, %u) is on an edge", s, x, y);
+         inside = inside && (area > 0 ? e[i] > 0 : e[i] < 0);
+      }
+      mask |= inside ? 1u << s : 0u;
+   }
+   return mask;
+}
+
+static unsigned popcount4(unsigned m)
+{
+   return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1);
+}
+
+static uint8_t code(float f)
+{
+   return (uint8_t)(f * 255.0f + 0.5f);
+}
+
+/* The resolve of n samples of colour `in` and 4 - n of `out`. */
+static uint32_t mix(unsigned n, const float in[4], const float out[4])
+{
+   uint8_t c[4];
+   for (unsigned i = 0; i < 4; i++)
+      c[i] = code((n * in[i] + (4 - n) * out[i]) / 4.0f);
+   return gtu_rgba(c[0], c[1], c[2], c[3]);
+}
+
+static void triangle_vertices(struct gvertex v[3], float z, const float c[4])
+{
+   for (unsigned i = 0; i < 3; i++)
+      v[i] = gvtx((float)TRI[i][0] / SUB, (float)TRI[i][1] / SUB, z, c);
+}
+
+/* A 4x image of the test's size, with a view of `aspects`. */
+static bool ms_image(struct vkt_device *dev, VkFormat format, VkImageUsageFlags usage,
+                     VkImageAspectFlags aspects, struct vkt_image *out)
+{
+   VkImageCreateInfo ici = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+       .imageType = VK_IMAGE_TYPE_2D,
+       .format = format,
+       .extent = {GW, GH, 1},
+       .mipLevels = 1,
+       .arrayLayers = 1,
+       .samples = VK_SAMPLE_COUNT_4_BIT,
+       .tiling = VK_IMAGE_TILING_OPTIMAL,
+       .usage = usage,
+   };
+   if (!vkt_image_create(dev, &ici, VKT_NO_VIEW, out))
+      return false;
+   VkImageViewCreateInfo vci = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+       .image = out->image,
+       .viewType = VK_IMAGE_VIEW_TYPE_2D,
+       .format = format,
+       .subresourceRange = {aspects, 0, 1, 0, 1},
+   };
+   GTU_REQUIRE(vkCreateImageView(dev->device, &vci, NULL, &out->view));
+   return true;
+}
+
+/* A render pass on a 4x colour attachment (0), optionally resolved into a
+ * 1x one (1), optionally with a 4x depth attachment (last). */
+struct ms_pass {
+   VkRenderPass pass;
+   VkFramebuffer fb;
+   uint32_t attachments;
+};
+
+static bool ms_pass_create(struct vkt_device *dev, VkAttachmentLoadOp load, VkImageView color,
+                           VkImageView resolve, VkImageView depth, struct ms_pass *p)
+{
+   VkAttachmentDescription att[3] = {
+       {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT, load, VK_ATTACHMENT_STORE_OP_STORE,
+        VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        load == VK_ATTACHMENT_LOAD_OP_LOAD ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL
+                                           : VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+   };
+   VkImageView views[3] = {color};
+   uint32_t n = 1;
+   VkAttachmentReference color_ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+   VkAttachmentReference resolve_ref = {1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+   VkAttachmentReference depth_ref = {0, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+   if (resolve) {
+      att[n] = (VkAttachmentDescription){0,
+                                         VK_FORMAT_R8G8B8A8_UNORM,
+                                         VK_SAMPLE_COUNT_1_BIT,
+                                         VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                         VK_ATTACHMENT_STORE_OP_STORE,
+                                         VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                         VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                         VK_IMAGE_LAYOUT_UNDEFINED,
+                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+      views[n++] = resolve;
+   }
+   if (depth) {
+      att[n] = (VkAttachmentDescription){0,
+                                         VK_FORMAT_D32_SFLOAT,
+                                         VK_SAMPLE_COUNT_4_BIT,
+                                         VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                         VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                         VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                         VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                         VK_IMAGE_LAYOUT_UNDEFINED,
+                                         VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+      depth_ref.attachment = n;
+      views[n++] = depth;
+   }
+   VkSubpassDescription sp = {
+       .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+       .colorAttachmentCount = 1,
+       .pColorAttachments = &color_ref,
+       .pResolveAttachments = resolve ? &resolve_ref : NULL,
+       .pDepthStencilAttachment = depth ? &depth_ref : NULL,
+   };
+   const VkAccessFlags color_rw =
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT;
+   VkSubpassDependency deps[2] = {
+       {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT,
+        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+        color_rw | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, 0},
+       {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, 0},
+   };
+   VkRenderPassCreateInfo ci = {
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+       .attachmentCount = n,
+       .pAttachments = att,
+       .subpassCount = 1,
+       .pSubpasses = &sp,
+       .dependencyCount = 2,
+       .pDependencies = deps,
+   };
+   p->attachments = n;
+   GTU_REQUIRE(vkCreateRenderPass(dev->device, &ci, NULL, &p->pass));
+   VkFramebufferCreateInfo fci = {
+       .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+       .renderPass = p->pass,
+       .attachmentCount = n,
+       .pAttachments = views,
+       .width = GW,
+       .height = GH,
+       .layers = 1,
+   };
+   GTU_REQUIRE(vkCreateFramebuffer(dev->device, &fci, NULL, &p->fb));
+   return true;
+}
+
+static void ms_pass_destroy(struct vkt_device *dev, struct ms_pass *p)
+{
+   vkDestroyFramebuffer(dev->device, p->fb, NULL);
+   vkDestroyRenderPass(dev->device, p->pass, NULL);
+}
+
+/* Begins the pass on cmd: colour cleared to c (if its load op clears),
+ * depth to 1. */
+static void ms_begin(VkCommandBuffer cmd, const struct ms_pass *p, const float c[4])
+{
+   VkClearValue clear[3];
+   for (unsigned i = 0; i < 3; i++) {
+      memcpy(clear[i].color.float32, c, 16);
+      if (i + 1 == p->attachments && i > 0)
+         clear[i].depthStencil = (VkClearDepthStencilValue){1.0f, 0};
+   }
+   VkRenderPassBeginInfo bi = {
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+       .renderPass = p->pass,
+       .framebuffer = p->fb,
+       .renderArea = {{0, 0}, {GW, GH}},
+       .clearValueCount = p->attachments,
+       .pClearValues = clear,
+   };
+   vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+}
+
+static VkPipeline ms_pipeline(struct vkt_device *dev, VkPipelineLayout layout, VkRenderPass pass,
+                              const VkSampleMask *mask,
+                              const VkPipelineDepthStencilStateCreateInfo *ds)
+{
+   VkPipelineMultisampleStateCreateInfo ms = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+       .pSampleMask = mask,
+   };
+   struct gtu_pipeline_desc d = {
+       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+       .layout = layout,
+       .pass = pass,
+       .ms = &ms,
+       .ds = ds,
+   };
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VKT_CHECK(gtu_pipeline(dev, &d, &pipe));
+   return pipe;
+}
+
+/* want[] for TRI in colour `in` over `out`, samples limited to `mask`. */
+static void expect_triangle(uint32_t *want, unsigned mask, const float in[4], const float out[4])
+{
+   for (unsigned y = 0; y < GH; y++)
+      for (unsigned x = 0; x < GW; x++)
+         want[y * GW + x] = mix(popcount4(covered_samples(x, y) & mask), in, out);
+}
+
+/* A white triangle on a blue load-op clear, resolved at the end of the
+ * subpass: each pixel is the fraction of its samples the triangle covers.
+ * With pSampleMask 0b0101 only samples 0 and 2 can be covered. */
+TEST_CASE(coverage_of_four_samples_resolves_to_the_covered_fraction)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   unsigned histogram[5] = {0};
+   for (unsigned y = 0; y < GH; y++)
+      for (unsigned x = 0; x < GW; x++)
+         histogram[popcount4(covered_samples(x, y))]++;
+   for (unsigned n = 0; n <= 4; n++)
+      CHECK_MSG(histogram[n] > 0, "no pixel has %u covered samples", n);
+
+   struct gtarget t;
+   struct vkt_image ms;
+   struct ms_pass p;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, WHITE);
+   struct vkt_buffer vb;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view, VK_NULL_HANDLE,
+                      &p) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      const VkSampleMask masks[2] = {0xf, 0x5};
+      for (unsigned k = 0; k < 2; k++) {
+         VkPipeline pipe = ms_pipeline(&dev, layout, p.pass, &masks[k], NULL);
+         if (!pipe)
+            continue;
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ms_begin(cmd, &p, BLUE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH];
+            expect_triangle(want, masks[k], WHITE, BLUE);
+            char what[48];
+            snprintf(what, sizeof(what), "sample mask 0x%x", masks[k]);
+            CHECK(gtu_check(&t, want, 1, what) == 0);
+         }
+         vkDestroyPipeline(dev.device, pipe, NULL);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ms);
+   gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* A 4x D32 depth attachment keeps a depth per sample: the triangle at depth
+ * 0.3, then a red rectangle over everything at 0.6 with LESS, leaves the
+ * triangle's samples white and turns only the others red. */
+TEST_CASE(depth_is_tested_per_sample)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   struct vkt_image ms, depth;
+   struct ms_pass p;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[9];
+   triangle_vertices(v, 0.3f, WHITE);
+   gtu_rect(&v[3], 0, 0, GW, GH, 0.6f, RED);
+   struct vkt_buffer vb;
+   VkPipelineDepthStencilStateCreateInfo ds = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+       .depthTestEnable = VK_TRUE,
+       .depthWriteEnable = VK_TRUE,
+       .depthCompareOp = VK_COMPARE_OP_LESS,
+   };
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_image(&dev, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                VK_IMAGE_ASPECT_DEPTH_BIT, &depth) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view, depth.view, &p) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      VkPipeline pipe = ms_pipeline(&dev, layout, p.pass, NULL, &ds);
+      if (pipe) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ms_begin(cmd, &p, BLUE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         vkCmdDraw(cmd, 6, 1, 3, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH];
+            expect_triangle(want, 0xf, WHITE, RED);
+            CHECK(gtu_check(&t, want, 1, "depth per sample") == 0);
+         }
+         vkDestroyPipeline(dev.device, pipe, NULL);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &depth);
+   vkt_image_destroy(&dev, &ms);
+   gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+static void transfer_barrier(VkCommandBuffer cmd)
+{
+   VkMemoryBarrier b = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL,
+                        VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                            VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                            VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT};
+   vkCmdPipelineBarrier(
+       cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 1, &b, 0,
+       NULL, 0, NULL);
+}
+
+static void to_layout(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to)
+{
+   vkt_cmd_image_barrier(cmd, image, from, to,
+                         VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+/* Every sample of a 4x image is cleared and copied: image A gets the
+ * triangle (resolve-free pass, stored); B is cleared green with
+ * vkCmdClearColorImage; vkCmdCopyImage moves A's pixels 8..24 into B and
+ * vkCmdResolveImage resolves B. Then B is loaded by a pass that clears a
+ * rectangle red with vkCmdClearAttachments and resolves at its end. A
+ * sample left uncleared or uncopied would pull a pixel off its expected
+ * average. */
+TEST_CASE(clears_copies_and_resolves_of_4x_images_cover_every_sample)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   struct vkt_image a, b;
+   struct ms_pass pa, pb;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, WHITE);
+   struct vkt_buffer vb;
+   const VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                   VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   VkPipeline pipe = VK_NULL_HANDLE;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM, usage, VK_IMAGE_ASPECT_COLOR_BIT, &a) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM, usage, VK_IMAGE_ASPECT_COLOR_BIT, &b) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, a.view, VK_NULL_HANDLE, VK_NULL_HANDLE,
+                      &pa) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_LOAD, b.view, t.color.view, VK_NULL_HANDLE,
+                      &pb) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
+       (pipe = ms_pipeline(&dev, layout, pa.pass, NULL, NULL))) {
+      VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+      ms_begin(cmd, &pa, BLUE);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+      gtu_bind_vertex_buffer(cmd, &vb);
+      vkCmdDraw(cmd, 3, 1, 0, 0);
+      vkCmdEndRenderPass(cmd); /* a is TRANSFER_SRC_OPTIMAL */
+      to_layout(cmd, b.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      VkClearColorValue green = {.float32 = {0, 1, 0, 1}};
+      VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      vkCmdClearColorImage(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &green, 1, &all);
+      transfer_barrier(cmd);
+      VkImageSubresourceLayers sub = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+      VkImageCopy copy = {sub, {8, 8, 0}, sub, {8, 8, 0}, {16, 16, 1}};
+      vkCmdCopyImage(cmd, a.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, b.image,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+      transfer_barrier(cmd);
+      to_layout(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+      to_layout(cmd, t.color.image, VK_IMAGE_LAYOUT_UNDEFINED,
+                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      VkImageResolve r = {sub, {0, 0, 0}, sub, {0, 0, 0}, {GW, GH, 1}};
+      vkCmdResolveImage(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, t.color.image,
+                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+      transfer_barrier(cmd);
+      to_layout(cmd, t.color.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+      VkBufferImageCopy region = {.imageSubresource = sub, .imageExtent = {GW, GH, 1}};
+      vkCmdCopyImageToBuffer(cmd, t.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             t.readback.buffer, 1, &region);
+      vkt_cmd_transfer_to_host_barrier(cmd);
+      VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+      uint32_t want[GW * GH], tri[GW * GH];
+      expect_triangle(tri, 0xf, WHITE, BLUE);
+      gtu_fill(want, 0, 0, GW, GH, mix(4, GREEN, GREEN));
+      for (unsigned y = 8; y < 24; y++)
+         for (unsigned x = 8; x < 24; x++)
+            want[y * GW + x] = tri[y * GW + x];
+      CHECK(gtu_check(&t, want, 1, "clear, copy, vkCmdResolveImage") == 0);
+
+      /* b is TRANSFER_SRC_OPTIMAL; the LOAD pass starts from TRANSFER_DST. */
+      cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+      to_layout(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      ms_begin(cmd, &pb, BLUE);
+      VkClearAttachment ca = {VK_IMAGE_ASPECT_COLOR_BIT, 0, {.color = {.float32 = {1, 0, 0, 1}}}};
+      VkClearRect rect = {{{2, 4}, {10, 6}}, 0, 1};
+      vkCmdClearAttachments(cmd, 1, &ca, 1, &rect);
+      if (gtu_end_read(&dev, &t, cmd)) {
+         gtu_fill(want, 2, 4, 12, 10, mix(4, RED, RED));
+         CHECK(gtu_check(&t, want, 1, "LOAD, vkCmdClearAttachments, resolve attachment") == 0);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   ms_pass_destroy(&dev, &pa);
+   ms_pass_destroy(&dev, &pb);
+   vkt_image_destroy(&dev, &a);
+   vkt_image_destroy(&dev, &b);
+   gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* Which images can be 4x: optimal 2D attachments. vkppu answers exactly
+ * (1 | 4 for non-integer colour and depth/stencil attachments that are not
+ * sampled or storage images, 1 otherwise); any implementation must offer 4x
+ * for a colour attachment and a depth attachment. */
+TEST_CASE(sample_counts_of_images_and_limits)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   const VkSampleCountFlags both = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+   const struct {
+      VkFormat format;
+      VkImageTiling tiling;
+      VkImageUsageFlags usage;
+      VkSampleCountFlags vkppu; /* 0: not checked on vkppu */
+      bool required_4x;
+   } cases[] = {
+       {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_OPTIMAL,
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, both, true},
+       {VK_FORMAT_R16G16B16A16_SFLOAT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+        both, true},
+       {VK_FORMAT_D32_SFLOAT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+        both, true},
+       {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_OPTIMAL,
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, VK_SAMPLE_COUNT_1_BIT,
+        false},
+       {VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+        VK_SAMPLE_COUNT_1_BIT, false},
+       {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_LINEAR, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+        VK_SAMPLE_COUNT_1_BIT, false},
+       {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_TRANSFER_DST_BIT, both,
+        false},
+   };
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      VkImageFormatProperties p;
+      VkResult r = vkGetPhysicalDeviceImageFormatProperties(ctx.physical_device, cases[i].format,
+                                                            VK_IMAGE_TYPE_2D, cases[i].tiling,
+                                                            cases[i].usage, 0, &p);
+      CHECK_MSG(r == VK_SUCCESS, "case %zu -> %s", i, vkt_result_name(r));
+      if (r != VK_SUCCESS)
+         continue;
+      if (ctx.is_vkppu)
+         CHECK_MSG(p.sampleCounts == cases[i].vkppu, "case %zu: sampleCounts 0x%x, expected 0x%x",
+                   i, p.sampleCounts, cases[i].vkppu);
+      if (cases[i].required_4x)
+         CHECK_MSG(p.sampleCounts & VK_SAMPLE_COUNT_4_BIT, "case %zu: sampleCounts 0x%x", i,
+                   p.sampleCounts);
+   }
+   const VkPhysicalDeviceLimits *l = &ctx.props.limits;
+   CHECK(l->framebufferColorSampleCounts & VK_SAMPLE_COUNT_4_BIT);
+   CHECK(l->framebufferDepthSampleCounts & VK_SAMPLE_COUNT_4_BIT);
+   CHECK(l->standardSampleLocations);
+   CHECK(l->maxSampleMaskWords >= 1);
+   if (ctx.is_vkppu) {
+      CHECK_EQ_U64(l->framebufferColorSampleCounts, both);
+      CHECK_EQ_U64(l->framebufferStencilSampleCounts, both);
+      CHECK_EQ_U64(l->framebufferNoAttachmentsSampleCounts, both);
+      CHECK_EQ_U64(l->sampledImageColorSampleCounts, VK_SAMPLE_COUNT_1_BIT);
+      CHECK_EQ_U64(l->sampledImageDepthSampleCounts, VK_SAMPLE_COUNT_1_BIT);
+      CHECK_EQ_U64(l->maxSampleMaskWords, 1);
+   }
+   vkt_teardown(&ctx, &dev);
+}
+
+/* vkppu refuses with a message what Vulkan forbids of 4x images: copies
+ * to and from buffers (nothing is recorded; the buffer keeps its bytes)
+ * and a pipeline of 2 samples (not a count the ROP has). */
+TEST_CASE(buffer_copies_of_4x_images_and_2x_pipelines_are_refused)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   if (!ctx.is_vkppu) {
+      vkt_skip("invalid usage: undefined elsewhere");
+      vkt_teardown(&ctx, &dev);
+      return;
+   }
+   struct vkt_image ms;
+   struct vkt_buffer buf;
+   struct ms_pass p;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   if (ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, VK_NULL_HANDLE, VK_NULL_HANDLE,
+                      &p) &&
+       vkt_buffer_create(&dev, GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST, &buf) ==
+           VK_SUCCESS) {
+      memset(buf.map, 0x5a, GW * GH * 4);
+      static const char *const expected[] = {"vkCmdCopyImageToBuffer", "rasterizationSamples",
+                                             NULL};
+      vkt_tolerate_begin(expected);
+      VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+      ms_begin(cmd, &p, BLUE);
+      vkCmdEndRenderPass(cmd);
+      VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                  .imageExtent = {GW, GH, 1}};
+      vkCmdCopyImageToBuffer(cmd, ms.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf.buffer, 1,
+                             &region);
+      vkt_cmd_transfer_to_host_barrier(cmd);
+      VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+      VkPipelineMultisampleStateCreateInfo two = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+          .rasterizationSamples = VK_SAMPLE_COUNT_2_BIT,
+      };
+      struct gtu_pipeline_desc d = {
+          .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+          .layout = layout,
+          .pass = p.pass,
+          .ms = &two,
+      };
+      VkPipeline pipe;
+      VkResult r = gtu_pipeline(&dev, &d, &pipe);
+      struct vkt_message_counts counts = vkt_message_counts();
+      uint32_t excused = vkt_tolerate_end();
+      CHECK_MSG(r != VK_SUCCESS && pipe == VK_NULL_HANDLE, "2x pipeline -> %s", vkt_result_name(r));
+      CHECK_MSG(excused >= 2 && counts.errors >= 2, "%u messages excused", excused);
+      const uint8_t *bytes = buf.map;
+      unsigned changed = 0;
+      for (unsigned i = 0; i < GW * GH * 4; i++)
+         changed += bytes[i] != 0x5a;
+      CHECK_EQ_U64(changed, 0);
+      vkt_buffer_destroy(&dev, &buf);
+   }
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ms);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+int main(int argc, char **argv)
+{
+   return test_run_all(argc, argv);
+}
