@@ -201,15 +201,13 @@ static void ms_pass_destroy(struct vkt_device *dev, struct ms_pass *p)
 }
 
 /* Begins the pass on cmd: colour cleared to c (if its load op clears),
- * depth to 1. */
+ * depth to 1 (attachment 0 is colour; a 1x colour resolve attachment, whose
+ * load op never clears, ignores its value). */
 static void ms_begin(VkCommandBuffer cmd, const struct ms_pass *p, const float c[4])
 {
    VkClearValue clear[3];
-   for (unsigned i = 0; i < 3; i++) {
-      memcpy(clear[i].color.float32, c, 16);
-      if (i + 1 == p->attachments && i > 0)
-         clear[i].depthStencil = (VkClearDepthStencilValue){1.0f, 0};
-   }
+   memcpy(clear[0].color.float32, c, 16);
+   clear[1].depthStencil = clear[2].depthStencil = (VkClearDepthStencilValue){1.0f, 0};
    VkRenderPassBeginInfo bi = {
        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
        .renderPass = p->pass,
@@ -476,6 +474,207 @@ TEST_CASE(clears_copies_and_resolves_of_4x_images_cover_every_sample)
    vkt_image_destroy(&dev, &a);
    vkt_image_destroy(&dev, &b);
    gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* A render pass (made with vkCreateRenderPass2KHR) on a 4x colour and a 4x
+ * D32 depth attachment whose depth is resolved into a 1x D32 attachment
+ * with `mode`. */
+static bool depth_resolve_pass(struct vkt_device *dev, PFN_vkCreateRenderPass2KHR create,
+                               VkResolveModeFlagBits mode, const VkImageView views[3],
+                               struct ms_pass *p)
+{
+   const VkAttachmentDescription2 att[3] = {
+       {VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2, NULL, 0, VK_FORMAT_R8G8B8A8_UNORM,
+        VK_SAMPLE_COUNT_4_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+       {VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2, NULL, 0, VK_FORMAT_D32_SFLOAT,
+        VK_SAMPLE_COUNT_4_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
+       {VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2, NULL, 0, VK_FORMAT_D32_SFLOAT,
+        VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_STORE,
+        VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+   };
+   const VkAttachmentReference2 color = {VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, NULL, 0,
+                                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                         VK_IMAGE_ASPECT_COLOR_BIT};
+   const VkAttachmentReference2 depth = {VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, NULL, 1,
+                                         VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                         VK_IMAGE_ASPECT_DEPTH_BIT};
+   const VkAttachmentReference2 resolve = {VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, NULL, 2,
+                                           VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                           VK_IMAGE_ASPECT_DEPTH_BIT};
+   const VkSubpassDescriptionDepthStencilResolve dsr = {
+       VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE, NULL, mode,
+       VK_RESOLVE_MODE_NONE, &resolve};
+   const VkSubpassDescription2 sp = {
+       .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
+       .pNext = &dsr,
+       .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+       .colorAttachmentCount = 1,
+       .pColorAttachments = &color,
+       .pDepthStencilAttachment = &depth,
+   };
+   const VkSubpassDependency2 dep = {VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2,
+                                     NULL,
+                                     0,
+                                     VK_SUBPASS_EXTERNAL,
+                                     VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                         VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                                     VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                     VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                                     VK_ACCESS_TRANSFER_READ_BIT,
+                                     0,
+                                     0};
+   const VkRenderPassCreateInfo2 ci = {
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
+       .attachmentCount = 3,
+       .pAttachments = att,
+       .subpassCount = 1,
+       .pSubpasses = &sp,
+       .dependencyCount = 1,
+       .pDependencies = &dep,
+   };
+   p->attachments = 3;
+   GTU_REQUIRE(create(dev->device, &ci, NULL, &p->pass));
+   VkFramebufferCreateInfo fci = {
+       .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+       .renderPass = p->pass,
+       .attachmentCount = 3,
+       .pAttachments = views,
+       .width = GW,
+       .height = GH,
+       .layers = 1,
+   };
+   GTU_REQUIRE(vkCreateFramebuffer(dev->device, &fci, NULL, &p->fb));
+   return true;
+}
+
+/* Depth resolve at the end of a subpass (VkSubpassDescriptionDepthStencilResolve):
+ * the triangle at depth 0.25 over a clear of 1 resolves to 0.25 where
+ * sample 0 is covered (SAMPLE_ZERO), any sample is (MIN), every sample is
+ * (MAX); 1 elsewhere. Runs where VK_KHR_depth_stencil_resolve is offered
+ * (lavapipe; vkppu once the extension is reported) and only for the modes
+ * the device supports. */
+TEST_CASE(depth_resolves_take_sample_zero_min_or_max)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_context_create(&ctx))
+      return;
+   if (!vkt_has_device_extension(&ctx, VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME) ||
+       !vkt_has_device_extension(&ctx, VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME)) {
+      vkt_skip("VK_KHR_depth_stencil_resolve is not offered");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   VkPhysicalDeviceDepthStencilResolveProperties dsp = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES};
+   VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                        .pNext = &dsp};
+   vkGetPhysicalDeviceProperties2(ctx.physical_device, &props);
+   const char *const extensions[] = {VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME,
+                                     VK_KHR_DEPTH_STENCIL_RESOLVE_EXTENSION_NAME};
+   const struct vkt_device_desc desc = {.extensions = extensions, .extension_count = 2};
+   if (vkt_device_create(&ctx, &desc, &dev) != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "cannot create a device with VK_KHR_depth_stencil_resolve");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   PFN_vkCreateRenderPass2KHR create =
+       (PFN_vkCreateRenderPass2KHR)vkGetDeviceProcAddr(dev.device, "vkCreateRenderPass2KHR");
+   struct vkt_image color, depth, resolved;
+   struct vkt_buffer vb, readback;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[3];
+   triangle_vertices(v, 0.25f, WHITE);
+   VkPipelineDepthStencilStateCreateInfo ds = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+       .depthTestEnable = VK_TRUE,
+       .depthWriteEnable = VK_TRUE,
+       .depthCompareOp = VK_COMPARE_OP_LESS,
+   };
+   VkImageCreateInfo one = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+       .imageType = VK_IMAGE_TYPE_2D,
+       .format = VK_FORMAT_D32_SFLOAT,
+       .extent = {GW, GH, 1},
+       .mipLevels = 1,
+       .arrayLayers = 1,
+       .samples = VK_SAMPLE_COUNT_1_BIT,
+       .tiling = VK_IMAGE_TILING_OPTIMAL,
+       .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+   };
+   VkImageViewCreateInfo vci = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+       .viewType = VK_IMAGE_VIEW_TYPE_2D,
+       .format = VK_FORMAT_D32_SFLOAT,
+       .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1},
+   };
+   memset(&resolved, 0, sizeof(resolved));
+   if (create &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &color) &&
+       ms_image(&dev, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                VK_IMAGE_ASPECT_DEPTH_BIT, &depth) &&
+       vkt_image_create(&dev, &one, VKT_NO_VIEW, &resolved) &&
+       (vci.image = resolved.image,
+        vkCreateImageView(dev.device, &vci, NULL, &resolved.view) == VK_SUCCESS) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
+       vkt_buffer_create(&dev, GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST, &readback) ==
+           VK_SUCCESS) {
+      const VkResolveModeFlagBits modes[3] = {VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
+                                              VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_MAX_BIT};
+      const VkImageView views[3] = {color.view, depth.view, resolved.view};
+      for (unsigned k = 0; k < 3; k++) {
+         if (!(dsp.supportedDepthResolveModes & modes[k])) {
+            vkt_skip("depth resolve mode 0x%x is not supported", modes[k]);
+            continue;
+         }
+         struct ms_pass p;
+         if (!depth_resolve_pass(&dev, create, modes[k], views, &p))
+            continue;
+         VkPipeline pipe = ms_pipeline(&dev, layout, p.pass, NULL, &ds);
+         if (pipe) {
+            VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+            ms_begin(cmd, &p, BLUE);
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+            gtu_bind_vertex_buffer(cmd, &vb);
+            vkCmdDraw(cmd, 3, 1, 0, 0);
+            vkCmdEndRenderPass(cmd);
+            VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
+                                        .imageExtent = {GW, GH, 1}};
+            vkCmdCopyImageToBuffer(cmd, resolved.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                   readback.buffer, 1, &region);
+            vkt_cmd_transfer_to_host_barrier(cmd);
+            VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+            const float *got = readback.map;
+            unsigned bad = 0;
+            for (unsigned y = 0; y < GH; y++) {
+               for (unsigned x = 0; x < GW; x++) {
+                  unsigned m = covered_samples(x, y);
+                  bool near = k == 0 ? (m & 1) : k == 1 ? m != 0 : m == 0xf;
+                  float want = near ? 0.25f : 1.0f;
+                  if (got[y * GW + x] != want && bad++ < 6)
+                     test_fail(__FILE__, __LINE__, "mode 0x%x: pixel (%u, %u) depth %g, want %g",
+                               modes[k], x, y, got[y * GW + x], want);
+               }
+            }
+            CHECK(bad == 0);
+            vkDestroyPipeline(dev.device, pipe, NULL);
+         }
+         ms_pass_destroy(&dev, &p);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+      vkt_buffer_destroy(&dev, &readback);
+   }
+   vkt_image_destroy(&dev, &resolved);
+   vkt_image_destroy(&dev, &depth);
+   vkt_image_destroy(&dev, &color);
    vkDestroyPipelineLayout(dev.device, layout, NULL);
    vkt_teardown(&ctx, &dev);
 }
