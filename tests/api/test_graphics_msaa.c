@@ -362,6 +362,86 @@ TEST_CASE(depth_is_tested_per_sample)
    vkt_teardown(&ctx, &dev);
 }
 
+/* Alpha to coverage at 4x: five bands of a rectangle over the whole
+ * target with alpha 0, 0.25, 0.5, 0.75 and 1 on a transparent black clear.
+ * Alpha 0 covers no sample and 1 every sample anywhere; on vkppu alpha a
+ * covers round(4a) samples (the ROP's mask), so band k resolves to k/4 of
+ * its colour. */
+TEST_CASE(alpha_to_coverage_covers_samples_in_proportion_to_alpha)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   struct vkt_image ms;
+   struct ms_pass p;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[5 * 6];
+   float color[5][4];
+   for (unsigned k = 0; k < 5; k++) {
+      const float c[4] = {1, 1, 1, k / 4.0f};
+      memcpy(color[k], c, sizeof(c));
+      gtu_rect(&v[6 * k], 0, k * 6.0f, GW, k == 4 ? GH : (k + 1) * 6.0f, 0.5f, color[k]);
+   }
+   struct vkt_buffer vb;
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VkPipelineMultisampleStateCreateInfo msi = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+       .alphaToCoverageEnable = VK_TRUE,
+   };
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view, VK_NULL_HANDLE,
+                      &p) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      struct gtu_pipeline_desc d = {
+          .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+          .layout = layout,
+          .pass = p.pass,
+          .ms = &msi,
+      };
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      const float clear[4] = {0, 0, 0, 0};
+      VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+      ms_begin(cmd, &p, clear);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+      gtu_bind_vertex_buffer(cmd, &vb);
+      vkCmdDraw(cmd, 5 * 6, 1, 0, 0);
+      if (pipe && gtu_end_read(&dev, &t, cmd)) {
+         const uint32_t *got = t.readback.map;
+         unsigned bad = 0;
+         for (unsigned y = 0; y < GH; y++) {
+            unsigned k = y / 6 < 4 ? y / 6 : 4;
+            if (!ctx.is_vkppu && k != 0 && k != 4)
+               continue; /* the mask of other alphas is the implementation's */
+            uint32_t want = mix(k, color[k], clear);
+            for (unsigned x = 0; x < GW; x++) {
+               uint32_t g = got[y * GW + x];
+               for (unsigned c = 0; c < 4; c++) {
+                  int a = (int)(g >> (8 * c) & 0xff), b = (int)(want >> (8 * c) & 0xff);
+                  if ((a - b > 1 || b - a > 1) && bad++ < 6)
+                     test_fail(__FILE__, __LINE__,
+                               "alpha %g: pixel (%u, %u) is 0x%08x, want 0x%08x", color[k][3], x, y,
+                               g, want);
+               }
+            }
+         }
+         CHECK(bad == 0);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ms);
+   gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
 static void transfer_barrier(VkCommandBuffer cmd)
 {
    VkMemoryBarrier b = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL,
