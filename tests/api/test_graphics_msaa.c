@@ -112,8 +112,12 @@ struct ms_pass {
    uint32_t attachments;
 };
 
-static bool ms_pass_create(struct vkt_device *dev, VkAttachmentLoadOp load, VkImageView color,
-                           VkImageView resolve, VkImageView depth, struct ms_pass *p)
+/* resolve_initial: the resolve attachment's initial layout (UNDEFINED, or
+ * TRANSFER_DST_OPTIMAL to keep what lies outside the render area). */
+static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp load,
+                                  VkImageView color, VkImageView resolve,
+                                  VkImageLayout resolve_initial, VkImageView depth,
+                                  struct ms_pass *p)
 {
    VkAttachmentDescription att[3] = {
        {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT, load, VK_ATTACHMENT_STORE_OP_STORE,
@@ -135,7 +139,7 @@ static bool ms_pass_create(struct vkt_device *dev, VkAttachmentLoadOp load, VkIm
                                          VK_ATTACHMENT_STORE_OP_STORE,
                                          VK_ATTACHMENT_LOAD_OP_DONT_CARE,
                                          VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                                         VK_IMAGE_LAYOUT_UNDEFINED,
+                                         resolve_initial,
                                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
       views[n++] = resolve;
    }
@@ -194,6 +198,12 @@ static bool ms_pass_create(struct vkt_device *dev, VkAttachmentLoadOp load, VkIm
    return true;
 }
 
+static bool ms_pass_create(struct vkt_device *dev, VkAttachmentLoadOp load, VkImageView color,
+                           VkImageView resolve, VkImageView depth, struct ms_pass *p)
+{
+   return ms_pass_create_layout(dev, load, color, resolve, VK_IMAGE_LAYOUT_UNDEFINED, depth, p);
+}
+
 static void ms_pass_destroy(struct vkt_device *dev, struct ms_pass *p)
 {
    vkDestroyFramebuffer(dev->device, p->fb, NULL);
@@ -203,7 +213,8 @@ static void ms_pass_destroy(struct vkt_device *dev, struct ms_pass *p)
 /* Begins the pass on cmd: colour cleared to c (if its load op clears),
  * depth to 1 (attachment 0 is colour; a 1x colour resolve attachment, whose
  * load op never clears, ignores its value). */
-static void ms_begin(VkCommandBuffer cmd, const struct ms_pass *p, const float c[4])
+static void ms_begin_area(VkCommandBuffer cmd, const struct ms_pass *p, const float c[4],
+                          VkRect2D area)
 {
    VkClearValue clear[3];
    memcpy(clear[0].color.float32, c, 16);
@@ -212,11 +223,16 @@ static void ms_begin(VkCommandBuffer cmd, const struct ms_pass *p, const float c
        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
        .renderPass = p->pass,
        .framebuffer = p->fb,
-       .renderArea = {{0, 0}, {GW, GH}},
+       .renderArea = area,
        .clearValueCount = p->attachments,
        .pClearValues = clear,
    };
    vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+}
+
+static void ms_begin(VkCommandBuffer cmd, const struct ms_pass *p, const float c[4])
+{
+   ms_begin_area(cmd, p, c, (VkRect2D){{0, 0}, {GW, GH}});
 }
 
 static VkPipeline ms_pipeline(struct vkt_device *dev, VkPipelineLayout layout, VkRenderPass pass,
@@ -299,6 +315,61 @@ TEST_CASE(coverage_of_four_samples_resolves_to_the_covered_fraction)
       }
       vkt_buffer_destroy(&dev, &vb);
    }
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ms);
+   gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* The load-op clear and the resolve at the end of the subpass touch only
+ * the render area (6, 4) .. (22, 20): the resolve attachment, cleared green
+ * before the pass, keeps green outside it. */
+TEST_CASE(resolve_attachments_are_written_only_inside_the_render_area)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   struct vkt_image ms;
+   struct ms_pass p;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, WHITE);
+   struct vkt_buffer vb;
+   VkPipeline pipe = VK_NULL_HANDLE;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view,
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_NULL_HANDLE, &p) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
+       (pipe = ms_pipeline(&dev, layout, p.pass, NULL, NULL))) {
+      VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+      vkt_cmd_image_barrier(cmd, t.color.image, VK_IMAGE_LAYOUT_UNDEFINED,
+                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
+      VkClearColorValue green = {.float32 = {0, 1, 0, 1}};
+      VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      vkCmdClearColorImage(cmd, t.color.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &green, 1,
+                           &all);
+      ms_begin_area(cmd, &p, BLUE, (VkRect2D){{6, 4}, {16, 16}});
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+      gtu_bind_vertex_buffer(cmd, &vb);
+      vkCmdDraw(cmd, 3, 1, 0, 0);
+      if (gtu_end_read(&dev, &t, cmd)) {
+         uint32_t want[GW * GH], tri[GW * GH];
+         expect_triangle(tri, 0xf, WHITE, BLUE);
+         gtu_fill(want, 0, 0, GW, GH, mix(4, GREEN, GREEN));
+         for (unsigned y = 4; y < 20; y++)
+            for (unsigned x = 6; x < 22; x++)
+               want[y * GW + x] = tri[y * GW + x];
+         CHECK(gtu_check(&t, want, 1, "render area 6,4 16x16") == 0);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
    ms_pass_destroy(&dev, &p);
    vkt_image_destroy(&dev, &ms);
    gtu_target_destroy(&dev, &t);
