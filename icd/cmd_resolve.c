@@ -85,6 +85,19 @@ const char *vkppu_cmd_resolve(struct vkppu_command_buffer *cmd,
    return NULL;
 }
 
+/* Whether level, layers and the pixels offset .. offset + extent of a
+ * region side lie inside img. */
+static bool fits(const struct vkppu_image *img, const VkImageSubresourceLayers *sub,
+                 uint32_t layers, const VkOffset3D *offset, const VkExtent3D *extent)
+{
+   if (sub->mipLevel >= img->mip_levels || sub->baseArrayLayer >= img->array_layers ||
+       layers > img->array_layers - sub->baseArrayLayer || offset->x < 0 || offset->y < 0)
+      return false;
+   uint32_t w = ppu_tex_level_extent(img->extent.width, sub->mipLevel);
+   uint32_t h = ppu_tex_level_extent(img->extent.height, sub->mipLevel);
+   return (uint64_t)offset->x + extent->width <= w && (uint64_t)offset->y + extent->height <= h;
+}
+
 /* One VkImageResolve region: colour, AVERAGE for every format that can be
  * 4x (integer formats cannot, multisample_counts in
  * physical_device_formats.c). */
@@ -97,7 +110,12 @@ static void resolve_region(struct vkppu_command_buffer *cmd, const char *name,
    uint32_t layers = ss->layerCount == VK_REMAINING_ARRAY_LAYERS
                          ? src->array_layers - ss->baseArrayLayer
                          : ss->layerCount;
-   if (r->srcOffset.x != r->dstOffset.x || r->srcOffset.y != r->dstOffset.y)
+   if (!fits(src, ss, layers, &r->srcOffset, &r->extent) ||
+       !fits(dst, ds, layers, &r->dstOffset, &r->extent))
+      /* RESOLVE has no view to stop it at the image's end: an invalid
+       * region would fault the channel or write past the image. */
+      why = "the region's levels, layers or pixels lie outside an image";
+   else if (r->srcOffset.x != r->dstOffset.x || r->srcOffset.y != r->dstOffset.y)
       /* RESOLVE writes the pixels it reads; a shifted copy would need a
        * temporary image (docs/graphics.md "Left"). */
       why = "source and destination offsets differ, which RESOLVE cannot do";
