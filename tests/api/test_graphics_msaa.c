@@ -76,9 +76,10 @@ static void triangle_vertices(struct gvertex v[3], float z, const float c[4])
       v[i] = gvtx((float)TRI[i][0] / SUB, (float)TRI[i][1] / SUB, z, c);
 }
 
-/* A 4x image of the test's size, with a view of `aspects`. */
-static bool ms_image(struct vkt_device *dev, VkFormat format, VkImageUsageFlags usage,
-                     VkImageAspectFlags aspects, struct vkt_image *out)
+/* An image of the test's size with `samples`, and a view of `aspects`
+ * (none for 0). */
+static bool test_image(struct vkt_device *dev, VkFormat format, VkSampleCountFlagBits samples,
+                       VkImageUsageFlags usage, VkImageAspectFlags aspects, struct vkt_image *out)
 {
    VkImageCreateInfo ici = {
        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -87,12 +88,14 @@ static bool ms_image(struct vkt_device *dev, VkFormat format, VkImageUsageFlags 
        .extent = {GW, GH, 1},
        .mipLevels = 1,
        .arrayLayers = 1,
-       .samples = VK_SAMPLE_COUNT_4_BIT,
+       .samples = samples,
        .tiling = VK_IMAGE_TILING_OPTIMAL,
        .usage = usage,
    };
    if (!vkt_image_create(dev, &ici, VKT_NO_VIEW, out))
       return false;
+   if (!aspects)
+      return true;
    VkImageViewCreateInfo vci = {
        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
        .image = out->image,
@@ -102,6 +105,12 @@ static bool ms_image(struct vkt_device *dev, VkFormat format, VkImageUsageFlags 
    };
    GTU_REQUIRE(vkCreateImageView(dev->device, &vci, NULL, &out->view));
    return true;
+}
+
+static bool ms_image(struct vkt_device *dev, VkFormat format, VkImageUsageFlags usage,
+                     VkImageAspectFlags aspects, struct vkt_image *out)
+{
+   return test_image(dev, format, VK_SAMPLE_COUNT_4_BIT, usage, aspects, out);
 }
 
 /* A render pass on a 4x colour attachment (0), optionally resolved into a
@@ -749,32 +758,15 @@ TEST_CASE(depth_resolves_take_sample_zero_min_or_max)
        .depthWriteEnable = VK_TRUE,
        .depthCompareOp = VK_COMPARE_OP_LESS,
    };
-   VkImageCreateInfo one = {
-       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-       .imageType = VK_IMAGE_TYPE_2D,
-       .format = VK_FORMAT_D32_SFLOAT,
-       .extent = {GW, GH, 1},
-       .mipLevels = 1,
-       .arrayLayers = 1,
-       .samples = VK_SAMPLE_COUNT_1_BIT,
-       .tiling = VK_IMAGE_TILING_OPTIMAL,
-       .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-   };
-   VkImageViewCreateInfo vci = {
-       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-       .viewType = VK_IMAGE_VIEW_TYPE_2D,
-       .format = VK_FORMAT_D32_SFLOAT,
-       .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1},
-   };
    memset(&resolved, 0, sizeof(resolved));
    if (create &&
        ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
                 VK_IMAGE_ASPECT_COLOR_BIT, &color) &&
        ms_image(&dev, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                 VK_IMAGE_ASPECT_DEPTH_BIT, &depth) &&
-       vkt_image_create(&dev, &one, VKT_NO_VIEW, &resolved) &&
-       (vci.image = resolved.image,
-        vkCreateImageView(dev.device, &vci, NULL, &resolved.view) == VK_SUCCESS) &&
+       test_image(&dev, VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT,
+                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                  VK_IMAGE_ASPECT_DEPTH_BIT, &resolved) &&
        gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
        vkt_buffer_create(&dev, GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST, &readback) ==
            VK_SUCCESS) {
@@ -916,18 +908,8 @@ TEST_CASE(invalid_and_unsupported_uses_of_4x_images_are_refused)
    struct ms_pass p;
    VkPipelineLayout layout = gtu_empty_layout(&dev);
    memset(&one, 0, sizeof(one));
-   const VkImageCreateInfo one_info = {
-       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-       .imageType = VK_IMAGE_TYPE_2D,
-       .format = VK_FORMAT_R8G8B8A8_UNORM,
-       .extent = {GW, GH, 1},
-       .mipLevels = 1,
-       .arrayLayers = 1,
-       .samples = VK_SAMPLE_COUNT_1_BIT,
-       .tiling = VK_IMAGE_TILING_OPTIMAL,
-       .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-   };
-   if (vkt_image_create(&dev, &one_info, VKT_NO_VIEW, &one) &&
+   if (test_image(&dev, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT,
+                  VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &one) &&
        vkt_buffer_create(&dev, GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST, &out) ==
            VK_SUCCESS &&
        ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
