@@ -78,8 +78,9 @@ static void triangle_vertices(struct gvertex v[3], float z, const float c[4])
 
 /* An image of the test's size with `samples`, and a view of `aspects`
  * (none for 0). */
-static bool test_image(struct vkt_device *dev, VkFormat format, VkSampleCountFlagBits samples,
-                       VkImageUsageFlags usage, VkImageAspectFlags aspects, struct vkt_image *out)
+static bool test_image_layers(struct vkt_device *dev, VkFormat format,
+                              VkSampleCountFlagBits samples, VkImageUsageFlags usage,
+                              VkImageAspectFlags aspects, uint32_t layers, struct vkt_image *out)
 {
    VkImageCreateInfo ici = {
        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -87,7 +88,7 @@ static bool test_image(struct vkt_device *dev, VkFormat format, VkSampleCountFla
        .format = format,
        .extent = {GW, GH, 1},
        .mipLevels = 1,
-       .arrayLayers = 1,
+       .arrayLayers = layers,
        .samples = samples,
        .tiling = VK_IMAGE_TILING_OPTIMAL,
        .usage = usage,
@@ -105,6 +106,12 @@ static bool test_image(struct vkt_device *dev, VkFormat format, VkSampleCountFla
    };
    GTU_REQUIRE(vkCreateImageView(dev->device, &vci, NULL, &out->view));
    return true;
+}
+
+static bool test_image(struct vkt_device *dev, VkFormat format, VkSampleCountFlagBits samples,
+                       VkImageUsageFlags usage, VkImageAspectFlags aspects, struct vkt_image *out)
+{
+   return test_image_layers(dev, format, samples, usage, aspects, 1, out);
 }
 
 static bool ms_image(struct vkt_device *dev, VkFormat format, VkImageUsageFlags usage,
@@ -843,6 +850,65 @@ TEST_CASE(depth_resolves_take_sample_zero_min_or_max)
    vkt_image_destroy(&dev, &depth);
    vkt_image_destroy(&dev, &color);
    vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* 4x array images: each of two layers of a 4x image cleared to its own
+ * colour, both resolved by one vkCmdResolveImage region of two layers into
+ * a 1x array image (one RESOLVE a layer). */
+TEST_CASE(layers_of_4x_array_images_clear_and_resolve_separately)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct vkt_image ms, one;
+   struct vkt_buffer out;
+   memset(&one, 0, sizeof(one));
+   const VkImageUsageFlags usage =
+       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   if (test_image_layers(&dev, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT,
+                         usage | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, 2, &ms) &&
+       test_image_layers(&dev, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, usage, 0, 2,
+                         &one) &&
+       vkt_buffer_create(&dev, 2 * GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST, &out) ==
+           VK_SUCCESS) {
+      VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+      to_layout(cmd, ms.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      to_layout(cmd, one.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      const VkClearColorValue colors[2] = {{.float32 = {1, 0, 0, 1}}, {.float32 = {0, 0, 1, 1}}};
+      for (uint32_t l = 0; l < 2; l++) {
+         VkImageSubresourceRange layer = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, l, 1};
+         vkCmdClearColorImage(cmd, ms.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &colors[l], 1,
+                              &layer);
+      }
+      transfer_barrier(cmd);
+      to_layout(cmd, ms.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+      VkImageSubresourceLayers both = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2};
+      VkImageResolve r = {both, {0, 0, 0}, both, {0, 0, 0}, {GW, GH, 1}};
+      vkCmdResolveImage(cmd, ms.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, one.image,
+                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+      transfer_barrier(cmd);
+      to_layout(cmd, one.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+      VkBufferImageCopy region = {.imageSubresource = both, .imageExtent = {GW, GH, 1}};
+      vkCmdCopyImageToBuffer(cmd, one.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, out.buffer, 1,
+                             &region);
+      vkt_cmd_transfer_to_host_barrier(cmd);
+      VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+      const uint32_t *got = out.map;
+      const uint32_t want[2] = {gtu_rgba(255, 0, 0, 255), gtu_rgba(0, 0, 255, 255)};
+      unsigned bad = 0;
+      for (unsigned i = 0; i < 2 * GW * GH; i++)
+         if (got[i] != want[i / (GW * GH)] && bad++ < 6)
+            test_fail(__FILE__, __LINE__, "layer %u pixel %u is 0x%08x, want 0x%08x", i / (GW * GH),
+                      i % (GW * GH), got[i], want[i / (GW * GH)]);
+      CHECK(bad == 0);
+      vkt_buffer_destroy(&dev, &out);
+   }
+   vkt_image_destroy(&dev, &ms);
+   vkt_image_destroy(&dev, &one);
    vkt_teardown(&ctx, &dev);
 }
 
