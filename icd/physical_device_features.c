@@ -80,6 +80,9 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    /* Polygon modes LINE and POINT: the raster engine's edges and vertices
     * of each polygon, culled by its facing. */
    pFeatures->fillModeNonSolid = VK_TRUE;
+   /* ALPHA_TO_COVERAGE bit 1: CROP gets alpha 1, after alpha to coverage
+    * took the shader's alpha (tests/api/test_graphics_msaa.c). */
+   pFeatures->alphaToOne = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions

@@ -449,17 +449,31 @@ TEST_CASE(depth_is_tested_per_sample)
    vkt_teardown(&ctx, &dev);
 }
 
-/* Alpha to coverage at 4x: five bands of a rectangle over the whole
- * target with alpha 0, 0.25, 0.5, 0.75 and 1 on a transparent black clear.
- * Alpha 0 covers no sample and 1 every sample anywhere; on vkppu alpha a
- * covers round(4a) samples (the ROP's mask), so band k resolves to k/4 of
- * its colour. */
-TEST_CASE(alpha_to_coverage_covers_samples_in_proportion_to_alpha)
+/* Alpha to coverage and alpha to one at 4x: five bands of a rectangle over
+ * the whole target with alpha 0, 0.25, 0.5, 0.75 and 1 on a transparent
+ * black clear. With alpha to coverage alpha 0 covers no sample and 1 every
+ * sample anywhere; on vkppu alpha a covers round(4a) samples (the ROP's
+ * mask), so band k resolves to k/4 of its colour. Alpha to one (on a device
+ * with the alphaToOne feature) writes alpha 1 after coverage took the
+ * shader's alpha: with alpha to coverage band k resolves to k/4 of opaque
+ * white, without it every band is opaque white. */
+TEST_CASE(alpha_to_coverage_and_alpha_to_one)
 {
    struct vkt_context ctx;
    struct vkt_device dev;
-   if (!vkt_setup(&ctx, &dev))
+   if (!vkt_context_create(&ctx))
       return;
+   VkPhysicalDeviceFeatures have;
+   vkGetPhysicalDeviceFeatures(ctx.physical_device, &have);
+   VkPhysicalDeviceFeatures want_features = {.alphaToOne = have.alphaToOne};
+   const struct vkt_device_desc desc = {.features = &want_features};
+   if (vkt_device_create(&ctx, &desc, &dev) != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "vkCreateDevice failed");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   if (!have.alphaToOne)
+      vkt_skip("alphaToOne is not reported: alpha to coverage only");
    struct gtarget t;
    struct vkt_image ms;
    struct ms_pass p;
@@ -472,12 +486,6 @@ TEST_CASE(alpha_to_coverage_covers_samples_in_proportion_to_alpha)
       gtu_rect(&v[6 * k], 0, k * 6.0f, GW, k == 4 ? GH : (k + 1) * 6.0f, 0.5f, color[k]);
    }
    struct vkt_buffer vb;
-   VkPipeline pipe = VK_NULL_HANDLE;
-   VkPipelineMultisampleStateCreateInfo msi = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
-       .alphaToCoverageEnable = VK_TRUE,
-   };
    if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
        ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
@@ -485,43 +493,52 @@ TEST_CASE(alpha_to_coverage_covers_samples_in_proportion_to_alpha)
        ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view, VK_NULL_HANDLE,
                       &p) &&
        gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
-      struct gtu_pipeline_desc d = {
-          .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-          .layout = layout,
-          .pass = p.pass,
-          .ms = &msi,
-      };
-      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
-      const float clear[4] = {0, 0, 0, 0};
-      VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
-      ms_begin(cmd, &p, clear);
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-      gtu_bind_vertex_buffer(cmd, &vb);
-      vkCmdDraw(cmd, 5 * 6, 1, 0, 0);
-      if (pipe && gtu_end_read(&dev, &t, cmd)) {
-         const uint32_t *got = t.readback.map;
-         unsigned bad = 0;
-         for (unsigned y = 0; y < GH; y++) {
-            unsigned k = y / 6 < 4 ? y / 6 : 4;
-            if (!ctx.is_vkppu && k != 0 && k != 4)
-               continue; /* the mask of other alphas is the implementation's */
-            uint32_t want = mix(k, color[k], clear);
-            for (unsigned x = 0; x < GW; x++) {
-               uint32_t g = got[y * GW + x];
-               for (unsigned c = 0; c < 4; c++) {
-                  int a = (int)(g >> (8 * c) & 0xff), b = (int)(want >> (8 * c) & 0xff);
-                  if ((a - b > 1 || b - a > 1) && bad++ < 6)
-                     test_fail(__FILE__, __LINE__,
-                               "alpha %g: pixel (%u, %u) is 0x%08x, want 0x%08x", color[k][3], x, y,
-                               g, want);
-               }
+      /* {alpha to coverage, alpha to one} */
+      const bool modes[3][2] = {{true, false}, {true, true}, {false, true}};
+      for (unsigned m = 0; m < (have.alphaToOne ? 3u : 1u); m++) {
+         VkPipelineMultisampleStateCreateInfo msi = {
+             .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+             .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+             .alphaToCoverageEnable = modes[m][0],
+             .alphaToOneEnable = modes[m][1],
+         };
+         struct gtu_pipeline_desc d = {
+             .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+             .layout = layout,
+             .pass = p.pass,
+             .ms = &msi,
+         };
+         VkPipeline pipe = VK_NULL_HANDLE;
+         VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+         if (!pipe)
+            continue;
+         const float clear[4] = {0, 0, 0, 0};
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ms_begin(cmd, &p, clear);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 5 * 6, 1, 0, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH];
+            for (unsigned y = 0; y < GH; y++) {
+               unsigned k = y / 6 < 4 ? y / 6 : 4;
+               /* Other alphas' masks are the implementation's. */
+               bool known = ctx.is_vkppu || k == 0 || k == 4 || !modes[m][0];
+               uint32_t c = !modes[m][0]  ? mix(4, WHITE, clear)
+                            : modes[m][1] ? mix(k, WHITE, clear)
+                                          : mix(k, color[k], clear);
+               for (unsigned x = 0; x < GW; x++)
+                  want[y * GW + x] = known ? c : ((const uint32_t *)t.readback.map)[y * GW + x];
             }
+            char what[64];
+            snprintf(what, sizeof(what), "alpha to coverage %d, alpha to one %d", modes[m][0],
+                     modes[m][1]);
+            CHECK(gtu_check(&t, want, 1, what) == 0);
          }
-         CHECK(bad == 0);
+         vkDestroyPipeline(dev.device, pipe, NULL);
       }
       vkt_buffer_destroy(&dev, &vb);
    }
-   vkDestroyPipeline(dev.device, pipe, NULL);
    ms_pass_destroy(&dev, &p);
    vkt_image_destroy(&dev, &ms);
    gtu_target_destroy(&dev, &t);
