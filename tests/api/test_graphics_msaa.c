@@ -133,7 +133,7 @@ struct ms_pass {
 static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp load,
                                   VkImageView color, VkImageView resolve,
                                   VkImageLayout resolve_initial, VkImageView depth,
-                                  struct ms_pass *p)
+                                  VkFormat depth_format, struct ms_pass *p)
 {
    VkAttachmentDescription att[3] = {
        {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT, load, VK_ATTACHMENT_STORE_OP_STORE,
@@ -161,11 +161,11 @@ static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp loa
    }
    if (depth) {
       att[n] = (VkAttachmentDescription){0,
-                                         VK_FORMAT_D32_SFLOAT,
+                                         depth_format,
                                          VK_SAMPLE_COUNT_4_BIT,
                                          VK_ATTACHMENT_LOAD_OP_CLEAR,
                                          VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                                         VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                         VK_ATTACHMENT_LOAD_OP_CLEAR,
                                          VK_ATTACHMENT_STORE_OP_DONT_CARE,
                                          VK_IMAGE_LAYOUT_UNDEFINED,
                                          VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
@@ -217,7 +217,8 @@ static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp loa
 static bool ms_pass_create(struct vkt_device *dev, VkAttachmentLoadOp load, VkImageView color,
                            VkImageView resolve, VkImageView depth, struct ms_pass *p)
 {
-   return ms_pass_create_layout(dev, load, color, resolve, VK_IMAGE_LAYOUT_UNDEFINED, depth, p);
+   return ms_pass_create_layout(dev, load, color, resolve, VK_IMAGE_LAYOUT_UNDEFINED, depth,
+                                VK_FORMAT_D32_SFLOAT, p);
 }
 
 static void ms_pass_destroy(struct vkt_device *dev, struct ms_pass *p)
@@ -360,7 +361,8 @@ TEST_CASE(resolve_attachments_are_written_only_inside_the_render_area)
                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                 VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
        ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view,
-                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_NULL_HANDLE, &p) &&
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_NULL_HANDLE,
+                             VK_FORMAT_UNDEFINED, &p) &&
        gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
        (pipe = ms_pipeline(&dev, layout, p.pass, NULL, NULL))) {
       VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
@@ -393,58 +395,124 @@ TEST_CASE(resolve_attachments_are_written_only_inside_the_render_area)
    vkt_teardown(&ctx, &dev);
 }
 
-/* A 4x D32 depth attachment keeps a depth per sample: the triangle at depth
- * 0.3, then a red rectangle over everything at 0.6 with LESS, leaves the
- * triangle's samples white and turns only the others red. */
-TEST_CASE(depth_is_tested_per_sample)
+/* Every depth/stencil format that can be 4x keeps a depth and a stencil
+ * value per sample. Depth: the triangle at depth 0.3, then a red rectangle
+ * over everything at 0.6 with LESS, leaves the triangle's samples white and
+ * turns only the others red. Stencil: the triangle writes reference 1 with
+ * colour writes off, then the red rectangle passes EQUAL 1 only on its
+ * samples, over the blue clear. */
+TEST_CASE(depth_and_stencil_are_tested_per_sample)
 {
    struct vkt_context ctx;
    struct vkt_device dev;
    if (!vkt_setup(&ctx, &dev))
       return;
-   struct gtarget t;
-   struct vkt_image ms, depth;
-   struct ms_pass p;
-   VkPipelineLayout layout = gtu_empty_layout(&dev);
    struct gvertex v[9];
    triangle_vertices(v, 0.3f, WHITE);
    gtu_rect(&v[3], 0, 0, GW, GH, 0.6f, RED);
    struct vkt_buffer vb;
-   VkPipelineDepthStencilStateCreateInfo ds = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-       .depthTestEnable = VK_TRUE,
-       .depthWriteEnable = VK_TRUE,
-       .depthCompareOp = VK_COMPARE_OP_LESS,
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   const VkFormat formats[] = {VK_FORMAT_D16_UNORM,         VK_FORMAT_X8_D24_UNORM_PACK32,
+                               VK_FORMAT_D32_SFLOAT,        VK_FORMAT_S8_UINT,
+                               VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT};
+   const VkStencilOpState write_one = {VK_STENCIL_OP_KEEP,
+                                       VK_STENCIL_OP_REPLACE,
+                                       VK_STENCIL_OP_KEEP,
+                                       VK_COMPARE_OP_ALWAYS,
+                                       0xff,
+                                       0xff,
+                                       1};
+   const VkStencilOpState equal_one = {
+       VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_EQUAL, 0xff, 0, 1};
+   const VkPipelineDepthStencilStateCreateInfo ds[3] = {
+       {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .depthTestEnable = VK_TRUE,
+        .depthWriteEnable = VK_TRUE,
+        .depthCompareOp = VK_COMPARE_OP_LESS},
+       {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .stencilTestEnable = VK_TRUE,
+        .front = write_one,
+        .back = write_one},
+       {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .stencilTestEnable = VK_TRUE,
+        .front = equal_one,
+        .back = equal_one},
    };
-   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
-       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
-                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
-       ms_image(&dev, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                VK_IMAGE_ASPECT_DEPTH_BIT, &depth) &&
-       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view, depth.view, &p) &&
-       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
-      VkPipeline pipe = ms_pipeline(&dev, layout, p.pass, NULL, &ds);
-      if (pipe) {
-         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
-         ms_begin(cmd, &p, BLUE);
-         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-         gtu_bind_vertex_buffer(cmd, &vb);
-         vkCmdDraw(cmd, 3, 1, 0, 0);
-         vkCmdDraw(cmd, 6, 1, 3, 0);
-         if (gtu_end_read(&dev, &t, cmd)) {
-            uint32_t want[GW * GH];
-            expect_triangle(want, 0xf, WHITE, RED);
-            CHECK(gtu_check(&t, want, 1, "depth per sample") == 0);
+   const VkPipelineColorBlendAttachmentState no_color = {.colorWriteMask = 0};
+   if (gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      unsigned tested = 0;
+      for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
+         VkImageFormatProperties ifp;
+         if (vkGetPhysicalDeviceImageFormatProperties(
+                 ctx.physical_device, formats[f], VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, 0, &ifp) != VK_SUCCESS ||
+             !(ifp.sampleCounts & VK_SAMPLE_COUNT_4_BIT)) {
+            CHECK_MSG(!ctx.is_vkppu, "format %d cannot be 4x on vkppu", formats[f]);
+            continue;
          }
-         vkDestroyPipeline(dev.device, pipe, NULL);
+         const VkImageAspectFlags aspects = gtu_depth_aspects(formats[f]);
+         const bool stencil = aspects & VK_IMAGE_ASPECT_STENCIL_BIT;
+         struct gtarget t;
+         struct vkt_image ms, depth;
+         struct ms_pass p;
+         memset(&depth, 0, sizeof(depth));
+         VkPipeline pipe[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+         if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+             ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                      VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+             ms_image(&dev, formats[f], VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, aspects,
+                      &depth) &&
+             ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view,
+                                   VK_IMAGE_LAYOUT_UNDEFINED, depth.view, formats[f], &p)) {
+            VkPipelineMultisampleStateCreateInfo msi = {
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+            };
+            /* depth: one pipeline for both draws; stencil: write, then test */
+            for (unsigned k = 0; k < 2; k++) {
+               struct gtu_pipeline_desc d = {
+                   .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                   .layout = layout,
+                   .pass = p.pass,
+                   .ms = &msi,
+                   .ds = stencil ? &ds[1 + k] : &ds[0],
+                   .blend = stencil && k == 0 ? &no_color : NULL,
+               };
+               VKT_CHECK(gtu_pipeline(&dev, &d, &pipe[k]));
+            }
+            if (pipe[0] && pipe[1]) {
+               VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+               ms_begin(cmd, &p, BLUE);
+               gtu_bind_vertex_buffer(cmd, &vb);
+               vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe[0]);
+               vkCmdDraw(cmd, 3, 1, 0, 0);
+               vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe[1]);
+               vkCmdDraw(cmd, 6, 1, 3, 0);
+               if (gtu_end_read(&dev, &t, cmd)) {
+                  uint32_t want[GW * GH];
+                  if (stencil)
+                     expect_triangle(want, 0xf, RED, BLUE);
+                  else
+                     expect_triangle(want, 0xf, WHITE, RED);
+                  char what[48];
+                  snprintf(what, sizeof(what), "format %d", formats[f]);
+                  CHECK(gtu_check(&t, want, 1, what) == 0);
+                  tested++;
+               }
+            }
+            ms_pass_destroy(&dev, &p);
+         }
+         vkDestroyPipeline(dev.device, pipe[0], NULL);
+         vkDestroyPipeline(dev.device, pipe[1], NULL);
+         vkt_image_destroy(&dev, &depth);
+         vkt_image_destroy(&dev, &ms);
+         gtu_target_destroy(&dev, &t);
       }
+      printf("  %u depth/stencil formats tested at 4x\n", tested);
+      CHECK(tested > 0);
       vkt_buffer_destroy(&dev, &vb);
    }
-   ms_pass_destroy(&dev, &p);
-   vkt_image_destroy(&dev, &depth);
-   vkt_image_destroy(&dev, &ms);
-   gtu_target_destroy(&dev, &t);
    vkDestroyPipelineLayout(dev.device, layout, NULL);
    vkt_teardown(&ctx, &dev);
 }
