@@ -53,6 +53,9 @@ const char *vkppu_cmd_resolve(struct vkppu_command_buffer *cmd,
    if (color) {
       if (hw_mode(color_mode) == ~0u)
          return "unknown colour resolve mode";
+      /* RESOLVE averages float-class formats only. */
+      if (color_mode == VK_RESOLVE_MODE_AVERAGE_BIT && vkppu_format_is_integer_color(src->format))
+         return "an integer format has no AVERAGE resolve";
       data = 1u | hw_mode(color_mode) << PPU_GFX_RESOLVE_COLOR_MODE_SHIFT;
    }
    if (depth_mode != VK_RESOLVE_MODE_NONE) {
@@ -90,6 +93,14 @@ const char *vkppu_cmd_resolve(struct vkppu_command_buffer *cmd,
    }
    drv_emit_wait_for_idle(&cmd->pb);
    return NULL;
+}
+
+/* What vkCmdResolveImage does to an image's samples: the average, or for
+ * integer formats (which have none) sample zero. */
+static VkResolveModeFlagBits image_resolve_mode(const struct vkppu_image *img)
+{
+   return vkppu_format_is_integer_color(img->format) ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT
+                                                     : VK_RESOLVE_MODE_AVERAGE_BIT;
 }
 
 /* Pixels a side of a shifted resolve's pieces: a 4x piece of 16-byte
@@ -192,7 +203,7 @@ static const char *shifted_resolve(struct vkppu_command_buffer *cmd, const struc
             const struct vkppu_resolve_side b = {&t1, dst->format, 0, 0};
             const VkRect2D area = {{0, 0}, {w, h}};
             const char *why =
-                vkppu_cmd_resolve(cmd, &a, &b, VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_NONE,
+                vkppu_cmd_resolve(cmd, &a, &b, image_resolve_mode(src), VK_RESOLVE_MODE_NONE,
                                   VK_RESOLVE_MODE_NONE, &area, 1);
             if (why)
                return why;
@@ -218,9 +229,8 @@ static bool fits(const struct vkppu_image *img, const VkImageSubresourceLayers *
    return (uint64_t)offset->x + extent->width <= w && (uint64_t)offset->y + extent->height <= h;
 }
 
-/* One VkImageResolve region: colour, AVERAGE for every format that can be
- * 4x (integer formats cannot, multisample_counts in
- * physical_device_formats.c). */
+/* One VkImageResolve region: colour, AVERAGE, or sample zero for integer
+ * formats (image_resolve_mode). */
 static void resolve_region(struct vkppu_command_buffer *cmd, const char *name,
                            const struct vkppu_image *src, const struct vkppu_image *dst,
                            const VkImageResolve *r)
@@ -243,7 +253,7 @@ static void resolve_region(struct vkppu_command_buffer *cmd, const char *name,
       const struct vkppu_resolve_side s = {src, src->format, ss->mipLevel, ss->baseArrayLayer};
       const struct vkppu_resolve_side d = {dst, dst->format, ds->mipLevel, ds->baseArrayLayer};
       const VkRect2D area = {{r->srcOffset.x, r->srcOffset.y}, {r->extent.width, r->extent.height}};
-      why = vkppu_cmd_resolve(cmd, &s, &d, VK_RESOLVE_MODE_AVERAGE_BIT, VK_RESOLVE_MODE_NONE,
+      why = vkppu_cmd_resolve(cmd, &s, &d, image_resolve_mode(src), VK_RESOLVE_MODE_NONE,
                               VK_RESOLVE_MODE_NONE, &area, layers);
    }
    if (why)

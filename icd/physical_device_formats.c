@@ -106,8 +106,8 @@ static VkDeviceSize max_resource_size(const struct vkppu_physical_device *pd)
  * 2) and RESOLVE, the copy engine's clears and image copies handle them as
  * a 1x image of twice the extent. The texture unit has no multisampled
  * fetch, so sampled and storage usages keep 1x (sampledImage*SampleCounts
- * and storageImageSampleCounts are 1); integer colour formats keep 1x too
- * (framebufferIntegerColorSampleCounts 1: no SAMPLE_ZERO resolve is tested).
+ * and storageImageSampleCounts are 1). Integer colour formats are 4x too
+ * (framebufferIntegerColorSampleCounts), resolved by sample zero.
  * Spec "Image Creation Limits": 1x only for linear, non-2D or
  * cube-compatible images and formats that are no attachment. */
 static VkSampleCountFlags multisample_counts(const struct vkppu_format_info *f, VkImageType type,
@@ -118,12 +118,9 @@ static VkSampleCountFlags multisample_counts(const struct vkppu_format_info *f, 
        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
    const VkImageUsageFlags single = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                                     VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
-   /* The colour attachments that cannot blend are exactly the integer ones. */
-   bool integer = (f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) &&
-                  !(f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
    if (tiling != VK_IMAGE_TILING_OPTIMAL || type != VK_IMAGE_TYPE_2D ||
        (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) || !(f->optimal & attachment) ||
-       (usage & single) || integer)
+       (usage & single))
       return VK_SAMPLE_COUNT_1_BIT;
    return VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
 }

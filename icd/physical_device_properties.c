@@ -260,7 +260,8 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
    /* Timeline values live in 64-bit semaphore memory the chip compares
     * directly, so any difference between pending values works. */
    p->maxTimelineSemaphoreValueDifference = UINT64_MAX;
-   p->framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   /* Integer 4x targets resolve by sample zero (RESOLVE mode 1). */
+   p->framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
 }
 
 static void vulkan13_properties(VkPhysicalDeviceVulkan13Properties *p)

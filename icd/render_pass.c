@@ -320,10 +320,8 @@ static struct vkppu_subpass_reference ref_from_2(const VkAttachmentReference2 *r
  * zero, as VK_KHR_depth_stencil_resolve defines colour resolves. */
 static VkResolveModeFlagBits color_resolve_mode(VkFormat format)
 {
-   const struct vkppu_format_info *f = vkppu_format_info(format);
-   bool integer = (f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) &&
-                  !(f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
-   return integer ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT : VK_RESOLVE_MODE_AVERAGE_BIT;
+   return vkppu_format_is_integer_color(format) ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT
+                                                : VK_RESOLVE_MODE_AVERAGE_BIT;
 }
 
 /* The depth/stencil resolve of a subpass (VkSubpassDescriptionDepthStencilResolve

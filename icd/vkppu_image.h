@@ -43,6 +43,15 @@ struct vkppu_format_info {
 /* What vkppu supports of `format`; all zero (hw INVALID) when unsupported. */
 const struct vkppu_format_info *vkppu_format_info(VkFormat format);
 
+/* Integer colour formats: the colour attachments that cannot blend. They
+ * have no average (resolves take sample zero). */
+static inline bool vkppu_format_is_integer_color(VkFormat format)
+{
+   const struct vkppu_format_info *f = vkppu_format_info(format);
+   return (f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) &&
+          !(f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+}
+
 /* Whether a view of format `b` may show an image of format `a` created with
  * VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT (same compatibility class). */
 bool vkppu_formats_view_compatible(VkFormat a, VkFormat b);

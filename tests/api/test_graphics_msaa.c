@@ -128,15 +128,16 @@ struct ms_pass {
    uint32_t attachments;
 };
 
-/* resolve_initial: the resolve attachment's initial layout (UNDEFINED, or
+/* color_format: of the colour and resolve attachments; resolve_initial:
+ * the resolve attachment's initial layout (UNDEFINED, or
  * TRANSFER_DST_OPTIMAL to keep what lies outside the render area). */
 static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp load,
-                                  VkImageView color, VkImageView resolve,
+                                  VkFormat color_format, VkImageView color, VkImageView resolve,
                                   VkImageLayout resolve_initial, VkImageView depth,
                                   VkFormat depth_format, struct ms_pass *p)
 {
    VkAttachmentDescription att[3] = {
-       {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_4_BIT, load, VK_ATTACHMENT_STORE_OP_STORE,
+       {0, color_format, VK_SAMPLE_COUNT_4_BIT, load, VK_ATTACHMENT_STORE_OP_STORE,
         VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE,
         load == VK_ATTACHMENT_LOAD_OP_LOAD ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL
                                            : VK_IMAGE_LAYOUT_UNDEFINED,
@@ -149,7 +150,7 @@ static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp loa
    VkAttachmentReference depth_ref = {0, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
    if (resolve) {
       att[n] = (VkAttachmentDescription){0,
-                                         VK_FORMAT_R8G8B8A8_UNORM,
+                                         color_format,
                                          VK_SAMPLE_COUNT_1_BIT,
                                          VK_ATTACHMENT_LOAD_OP_DONT_CARE,
                                          VK_ATTACHMENT_STORE_OP_STORE,
@@ -217,8 +218,8 @@ static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp loa
 static bool ms_pass_create(struct vkt_device *dev, VkAttachmentLoadOp load, VkImageView color,
                            VkImageView resolve, VkImageView depth, struct ms_pass *p)
 {
-   return ms_pass_create_layout(dev, load, color, resolve, VK_IMAGE_LAYOUT_UNDEFINED, depth,
-                                VK_FORMAT_D32_SFLOAT, p);
+   return ms_pass_create_layout(dev, load, VK_FORMAT_R8G8B8A8_UNORM, color, resolve,
+                                VK_IMAGE_LAYOUT_UNDEFINED, depth, VK_FORMAT_D32_SFLOAT, p);
 }
 
 static void ms_pass_destroy(struct vkt_device *dev, struct ms_pass *p)
@@ -360,8 +361,8 @@ TEST_CASE(resolve_attachments_are_written_only_inside_the_render_area)
        ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                 VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
-       ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view,
-                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_NULL_HANDLE,
+       ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_FORMAT_R8G8B8A8_UNORM, ms.view,
+                             t.color.view, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_NULL_HANDLE,
                              VK_FORMAT_UNDEFINED, &p) &&
        gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb) &&
        (pipe = ms_pipeline(&dev, layout, p.pass, NULL, NULL))) {
@@ -463,8 +464,9 @@ TEST_CASE(depth_and_stencil_are_tested_per_sample)
                       VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
              ms_image(&dev, formats[f], VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, aspects,
                       &depth) &&
-             ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view,
-                                   VK_IMAGE_LAYOUT_UNDEFINED, depth.view, formats[f], &p)) {
+             ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_FORMAT_R8G8B8A8_UNORM,
+                                   ms.view, t.color.view, VK_IMAGE_LAYOUT_UNDEFINED, depth.view,
+                                   formats[f], &p)) {
             VkPipelineMultisampleStateCreateInfo msi = {
                 .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
                 .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
@@ -513,6 +515,92 @@ TEST_CASE(depth_and_stencil_are_tested_per_sample)
       CHECK(tested > 0);
       vkt_buffer_destroy(&dev, &vb);
    }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* An integer colour attachment at 4x (R8G8B8A8_UINT): the resolve
+ * attachment takes sample 0 of each pixel (integers have no average), so a
+ * pixel is the triangle's colour exactly where sample 0 is covered. */
+TEST_CASE(integer_attachments_resolve_sample_zero)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   const VkFormat f = VK_FORMAT_R8G8B8A8_UINT;
+   struct vkt_image ms, one;
+   struct vkt_buffer vb, out;
+   struct ms_pass p;
+   memset(&one, 0, sizeof(one));
+   memset(&out, 0, sizeof(out));
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   const float c[4] = {200 / 255.0f, 100 / 255.0f, 50 / 255.0f, 1};
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, c);
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VkPipelineMultisampleStateCreateInfo msi = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+   };
+   if (ms_image(&dev, f, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       test_image(&dev, f, VK_SAMPLE_COUNT_1_BIT,
+                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                  VK_IMAGE_ASPECT_COLOR_BIT, &one) &&
+       vkt_buffer_create(&dev, GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST, &out) ==
+           VK_SUCCESS &&
+       ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, f, ms.view, one.view,
+                             VK_IMAGE_LAYOUT_UNDEFINED, VK_NULL_HANDLE, VK_FORMAT_UNDEFINED, &p) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .fs = "gfx_msaa_uint.frag",
+                                    .layout = layout,
+                                    .pass = p.pass,
+                                    .ms = &msi};
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      if (pipe) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         VkClearValue clear = {.color = {.uint32 = {1, 2, 3, 4}}};
+         VkRenderPassBeginInfo bi = {
+             .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+             .renderPass = p.pass,
+             .framebuffer = p.fb,
+             .renderArea = {{0, 0}, {GW, GH}},
+             .clearValueCount = 1,
+             .pClearValues = &clear,
+         };
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         vkCmdEndRenderPass(cmd);
+         VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                     .imageExtent = {GW, GH, 1}};
+         vkCmdCopyImageToBuffer(cmd, one.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, out.buffer, 1,
+                                &region);
+         vkt_cmd_transfer_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         const uint32_t *got = out.map;
+         unsigned bad = 0;
+         for (unsigned y = 0; y < GH; y++) {
+            for (unsigned x = 0; x < GW; x++) {
+               uint32_t want =
+                   covered_samples(x, y) & 1 ? gtu_rgba(200, 100, 50, 255) : gtu_rgba(1, 2, 3, 4);
+               if (got[y * GW + x] != want && bad++ < 6)
+                  test_fail(__FILE__, __LINE__, "pixel (%u, %u) is 0x%08x, want 0x%08x", x, y,
+                            got[y * GW + x], want);
+            }
+         }
+         CHECK(bad == 0);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+      ms_pass_destroy(&dev, &p);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkt_buffer_destroy(&dev, &out);
+   vkt_image_destroy(&dev, &one);
+   vkt_image_destroy(&dev, &ms);
    vkDestroyPipelineLayout(dev.device, layout, NULL);
    vkt_teardown(&ctx, &dev);
 }
@@ -1024,8 +1112,8 @@ TEST_CASE(sample_counts_of_images_and_limits)
        {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_OPTIMAL,
         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, VK_SAMPLE_COUNT_1_BIT,
         false},
-       {VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
-        VK_SAMPLE_COUNT_1_BIT, false},
+       {VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, both,
+        false},
        {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_LINEAR, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
         VK_SAMPLE_COUNT_1_BIT, false},
        {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_TRANSFER_DST_BIT, both,

@@ -214,12 +214,12 @@ static const struct {
 };
 
 /* vkppu's sampleCounts for a 2D image of one usage: 1 | 4 for optimal
- * attachments but integer colour ones (those without blending), else 1. */
+ * attachments, else 1. */
 static VkSampleCountFlags expected_sample_counts(VkFormatFeatureFlags features,
                                                  VkImageTiling tiling, VkImageUsageFlags usage)
 {
-   bool attachment = (usage == VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT &&
-                      (features & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT)) ||
+   (void)features; /* the usage needs its feature, checked by the caller */
+   bool attachment = usage == VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT ||
                      usage == VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
    return tiling == VK_IMAGE_TILING_OPTIMAL && attachment
               ? VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT
