@@ -117,7 +117,7 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
        f2u(line >= 1.0f && line <= 16.0f ? line : 1.0f),
        g->rasterizer_discard,
        g->pixel_order,
-       g->sample_shading,
+       0, /* SAMPLE_SHADING: sampleShadingEnable is refused (docs/graphics.md "Left") */
        g->clip_distance_mask,
    };
    vkppu_gfx_emit(pb, PPU_GFX_TOPOLOGY, 16, raster);

@@ -36,10 +36,9 @@ struct vkppu_gfx_pipeline {
    uint32_t depth_bounds_enable;
    uint32_t blend[PPU_GFX_COLOR_TARGETS][2];
    uint32_t alpha_to_coverage, sample_mask, clip_distance_mask;
-   uint32_t samples_log2;   /* SAMPLES_LOG2: 0 or 2 (rasterizationSamples 1 or 4) */
-   uint32_t sample_shading; /* SAMPLE_SHADING: 1 runs the fragment program per sample */
-   uint32_t logic_op;       /* LOGIC_OP word: bit 4 enable, bits 3..0 the op */
-   uint32_t pixel_order;    /* enum ppu_gfx_pixel_order (VK_AMD_rasterization_order) */
+   uint32_t samples_log2; /* SAMPLES_LOG2: 0 or 2 (rasterizationSamples 1 or 4) */
+   uint32_t logic_op;     /* LOGIC_OP word: bit 4 enable, bits 3..0 the op */
+   uint32_t pixel_order;  /* enum ppu_gfx_pixel_order (VK_AMD_rasterization_order) */
 };
 
 /* Fills g's fixed-function state from ci for subpass sp of pass
