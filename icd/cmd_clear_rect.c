@@ -46,11 +46,13 @@ void vkppu_cmd_clear_view_rect(struct vkppu_command_buffer *cmd,
    const uint32_t w = ppu_tex_level_extent(img->whole.width, level);
    const uint32_t h = ppu_tex_level_extent(img->whole.height, level);
    /* The rectangle within the level (a render area or clear rectangle is
-    * inside the framebuffer, which is inside the level). */
-   int64_t x0 = rect->offset.x < 0 ? 0 : rect->offset.x;
-   int64_t y0 = rect->offset.y < 0 ? 0 : rect->offset.y;
-   int64_t x1 = (int64_t)rect->offset.x + rect->extent.width;
-   int64_t y1 = (int64_t)rect->offset.y + rect->extent.height;
+    * inside the framebuffer, which is inside the level), in texels: a 4x
+    * pixel is 2x2 texels, its four samples, all cleared. */
+   const int64_t k = vkppu_image_sample_scale(img);
+   int64_t x0 = rect->offset.x < 0 ? 0 : rect->offset.x * k;
+   int64_t y0 = rect->offset.y < 0 ? 0 : rect->offset.y * k;
+   int64_t x1 = ((int64_t)rect->offset.x + rect->extent.width) * k;
+   int64_t y1 = ((int64_t)rect->offset.y + rect->extent.height) * k;
    x1 = x1 > w ? w : x1;
    y1 = y1 > h ? h : y1;
    if (x0 >= x1 || y0 >= y1 || layer_count == 0)

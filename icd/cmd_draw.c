@@ -24,33 +24,6 @@ static uint32_t f2u(float f)
    return u;
 }
 
-static void emit(struct drv_pushbuf *pb, uint32_t method, uint32_t count, const uint32_t *words)
-{
-   uint32_t *p = drv_pushbuf_reserve(pb, count + 1);
-   if (!p)
-      return;
-   p[0] = PPU_MTHD_HDR(PPU_MTHD_INCR, PPU_SUBCH_GRAPHICS, method, count);
-   memcpy(p + 1, words, (size_t)count * 4);
-   drv_pushbuf_commit(pb, p + 1 + count);
-}
-
-/* A render-target group (8 words) for level and layer `layer` of a view
- * (the view's first plus the multiview view index). */
-static void target_words(const struct vkppu_image_view *v, uint32_t layer, uint32_t w[8])
-{
-   const struct ppu_texture_header *h = &v->image->whole;
-   unsigned level = v->range.baseMipLevel;
-   uint64_t addr = h->address + ppu_tex_level_offset(h, level);
-   w[0] = drv_lo32(addr);
-   w[1] = drv_hi32(addr);
-   w[2] = vkppu_format_info(v->format)->hw;
-   w[3] = h->layout | ppu_tex_level_block_height_log2(h, level) << 8;
-   w[4] = h->row_pitch;
-   w[5] = ppu_tex_level_extent(h->width, level) | ppu_tex_level_extent(h->height, level) << 16;
-   w[6] = (uint32_t)(h->layer_stride >> 9);
-   w[7] = v->range.baseArrayLayer + layer;
-}
-
 static const struct vkppu_image_view *attachment_view(const struct vkppu_gfx_cmd_state *s,
                                                       uint32_t a)
 {
@@ -64,27 +37,38 @@ static uint32_t clamp_coord(int64_t v)
    return v < 0 ? 0u : v > PPU_GFX_MAX_FRAMEBUFFER ? PPU_GFX_MAX_FRAMEBUFFER : (uint32_t)v;
 }
 
+/* The target group of attachment `a` at layer `view` (the multiview view)
+ * past the view's first, or false when the draw must leave it disabled:
+ * unused, or not of the draw's sample count (invalid usage:
+ * rasterizationSamples must be the attachments' count; the ROP would
+ * address a 1x image as 4x). samples_log2 UINT32_MAX: any count (targets
+ * written for secondaries, before any pipeline is known). */
+static bool attachment_target(const struct vkppu_gfx_cmd_state *s, uint32_t a,
+                              uint32_t samples_log2, uint32_t view, uint32_t w[8])
+{
+   const struct vkppu_image_view *v = attachment_view(s, a);
+   if (!v || (samples_log2 != UINT32_MAX && v->image->samples != 1u << samples_log2))
+      return false;
+   vkppu_gfx_target_words(v->image, v->format, v->range.baseMipLevel,
+                          v->range.baseArrayLayer + view, w);
+   return true;
+}
+
 /* The target groups of the current subpass; returns the mask of enabled
  * color targets. */
 static uint32_t emit_target_groups(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
-                                   uint32_t view)
+                                   uint32_t samples_log2, uint32_t view)
 {
    const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
    uint32_t t[9 * 8] = {0}; /* COLOR_TARGET(0..7), DEPTH_TARGET: contiguous */
    uint32_t enabled = 0;
    for (uint32_t i = 0; i < sp->color_count && i < PPU_GFX_COLOR_TARGETS; i++) {
-      const struct vkppu_image_view *v = attachment_view(s, sp->colors[i].attachment);
-      if (v) {
-         target_words(v, view, &t[8 * i]);
+      if (attachment_target(s, sp->colors[i].attachment, samples_log2, view, &t[8 * i]))
          enabled |= 1u << i;
-      }
    }
-   if (sp->has_depth_stencil) {
-      const struct vkppu_image_view *v = attachment_view(s, sp->depth_stencil.attachment);
-      if (v)
-         target_words(v, view, &t[64]);
-   }
-   emit(pb, PPU_GFX_COLOR_TARGET_BASE, 72, t);
+   if (sp->has_depth_stencil)
+      attachment_target(s, sp->depth_stencil.attachment, samples_log2, view, &t[64]);
+   vkppu_gfx_emit(pb, PPU_GFX_COLOR_TARGET_BASE, 72, t);
    return enabled;
 }
 
@@ -100,21 +84,22 @@ static uint32_t inherited_targets(const struct vkppu_gfx_cmd_state *s)
    return enabled;
 }
 
-static void emit_render_area(struct drv_pushbuf *pb, const VkRect2D *ra, uint32_t sample_mask)
+static void emit_render_area(struct drv_pushbuf *pb, const VkRect2D *ra, uint32_t samples_log2,
+                             uint32_t sample_mask)
 {
    uint32_t x0 = clamp_coord(ra->offset.x), y0 = clamp_coord(ra->offset.y);
    uint32_t x1 = clamp_coord((int64_t)ra->offset.x + ra->extent.width);
    uint32_t y1 = clamp_coord((int64_t)ra->offset.y + ra->extent.height);
-   const uint32_t area[4] = {0, sample_mask, x0 | y0 << 16, x1 | y1 << 16};
-   emit(pb, PPU_GFX_SAMPLES_LOG2, 4, area);
+   const uint32_t area[4] = {samples_log2, sample_mask, x0 | y0 << 16, x1 | y1 << 16};
+   vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 4, area);
 }
 
 void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd)
 {
    if (!cmd->gfx.pass || !cmd->gfx.framebuffer)
       return;
-   emit_target_groups(&cmd->pb, &cmd->gfx, 0);
-   emit_render_area(&cmd->pb, &cmd->gfx.render_area, 0xfu);
+   emit_target_groups(&cmd->pb, &cmd->gfx, UINT32_MAX, 0);
+   emit_render_area(&cmd->pb, &cmd->gfx.render_area, 0, 0xfu);
 }
 
 /* Targets (layer: the multiview view), render area, viewport and scissor;
@@ -127,10 +112,11 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
    uint32_t enabled;
    if (s->targets_inherited) {
       enabled = inherited_targets(s);
-      emit(pb, PPU_GFX_SAMPLE_MASK, 1, &g->sample_mask);
+      const uint32_t samples[2] = {g->samples_log2, g->sample_mask}; /* SAMPLES_LOG2, SAMPLE_MASK */
+      vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 2, samples);
    } else {
-      enabled = emit_target_groups(pb, s, view);
-      emit_render_area(pb, &s->render_area, g->sample_mask);
+      enabled = emit_target_groups(pb, s, g->samples_log2, view);
+      emit_render_area(pb, &s->render_area, g->samples_log2, g->sample_mask);
    }
 
    const VkViewport *vp =
@@ -145,14 +131,14 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
                                  f2u(vp->minDepth),
                                  f2u(dmin),
                                  f2u(dmax)};
-   emit(pb, PPU_GFX_VIEWPORT(0), 8, viewport);
+   vkppu_gfx_emit(pb, PPU_GFX_VIEWPORT(0), 8, viewport);
 
    const VkRect2D *sc = (g->dynamic & VKPPU_DYN_SCISSOR) ? &s->dynamic.scissor : &g->values.scissor;
    uint32_t sx0 = clamp_coord(sc->offset.x), sy0 = clamp_coord(sc->offset.y);
    uint32_t sx1 = clamp_coord((int64_t)sc->offset.x + sc->extent.width);
    uint32_t sy1 = clamp_coord((int64_t)sc->offset.y + sc->extent.height);
    const uint32_t scissor[2] = {sx0 | sy0 << 16, sx1 | sy1 << 16};
-   emit(pb, PPU_GFX_SCISSOR(0), 2, scissor);
+   vkppu_gfx_emit(pb, PPU_GFX_SCISSOR(0), 2, scissor);
    return enabled;
 }
 
@@ -183,10 +169,10 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
        f2u(line >= 1.0f && line <= 16.0f ? line : 1.0f),
        PICK(VKPPU_DYN_RASTERIZER_DISCARD_ENABLE, rasterizer_discard),
        g->pixel_order,
-       0, /* no sample shading */
+       0, /* SAMPLE_SHADING: sampleShadingEnable is refused (docs/graphics.md "Left") */
        g->clip_distance_mask,
    };
-   emit(pb, PPU_GFX_TOPOLOGY, 16, raster);
+   vkppu_gfx_emit(pb, PPU_GFX_TOPOLOGY, 16, raster);
 
    const uint32_t *cmp = (g->dynamic & VKPPU_DYN_STENCIL_COMPARE_MASK) ? d->stencil_compare_mask
                                                                        : p->stencil_compare_mask;
@@ -219,16 +205,16 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
        stencil_test ? ops[1] : 0u,
        PPU_GFX_STENCIL_MASKS(cmp[1] & 0xffu, wr[1] & 0xffu, ref[1] & 0xffu),
    };
-   emit(pb, PPU_GFX_DEPTH_TEST, 10, zs);
+   vkppu_gfx_emit(pb, PPU_GFX_DEPTH_TEST, 10, zs);
 
-   emit(pb, PPU_GFX_BLEND_BASE, 2 * PPU_GFX_COLOR_TARGETS, &g->blend[0][0]);
+   vkppu_gfx_emit(pb, PPU_GFX_BLEND_BASE, 2 * PPU_GFX_COLOR_TARGETS, &g->blend[0][0]);
    const float *bc =
        (g->dynamic & VKPPU_DYN_BLEND_CONSTANTS) ? d->blend_constants : p->blend_constants;
    const uint32_t logic_op =
        g->logic_op_enable ? g->logic_op_enable | PICK(VKPPU_DYN_LOGIC_OP, logic_op) : 0u;
    const uint32_t blend_shared[6] = {f2u(bc[0]), f2u(bc[1]), f2u(bc[2]),
                                      f2u(bc[3]), logic_op,   g->alpha_to_coverage};
-   emit(pb, PPU_GFX_BLEND_CONSTANT_R, 6, blend_shared);
+   vkppu_gfx_emit(pb, PPU_GFX_BLEND_CONSTANT_R, 6, blend_shared);
 }
 
 #undef PICK
@@ -275,7 +261,7 @@ static bool prepare_draw(struct vkppu_command_buffer *cmd, uint32_t view)
 
    struct drv_pushbuf *pb = &cmd->pb;
    const uint32_t scratch[3] = {drv_lo32(s->scratch_va), drv_hi32(s->scratch_va), g->scratch_size};
-   emit(pb, PPU_GFX_SCRATCH_ADDR_LO, 3, scratch);
+   vkppu_gfx_emit(pb, PPU_GFX_SCRATCH_ADDR_LO, 3, scratch);
    uint32_t enabled = emit_targets(pb, s, g, view);
    emit_fixed_function(pb, s, g);
 
@@ -294,7 +280,7 @@ static bool prepare_draw(struct vkppu_command_buffer *cmd, uint32_t view)
       fs_va = va + PPU_GFX_PROGRAM_SIZE;
    }
    const uint32_t programs[4] = {drv_lo32(va), drv_hi32(va), drv_lo32(fs_va), drv_hi32(fs_va)};
-   emit(pb, PPU_GFX_VERTEX_PROGRAM_LO, 4, programs);
+   vkppu_gfx_emit(pb, PPU_GFX_VERTEX_PROGRAM_LO, 4, programs);
    return true;
 }
 
@@ -305,7 +291,7 @@ static void emit_index_buffer(struct vkppu_command_buffer *cmd)
    const uint32_t w[4] = {drv_lo32(s->index_va), drv_hi32(s->index_va),
                           s->index_bytes ? s->index_bytes : 4u,
                           limit > UINT32_MAX ? UINT32_MAX : (uint32_t)limit};
-   emit(&cmd->pb, PPU_GFX_INDEX_ADDR_LO, 4, w);
+   vkppu_gfx_emit(&cmd->pb, PPU_GFX_INDEX_ADDR_LO, 4, w);
 }
 
 /* The views a draw renders: the subpass's multiview view mask, or view 0
@@ -334,7 +320,7 @@ static void draw(struct vkppu_command_buffer *cmd, uint32_t first, uint32_t coun
                              instances,
                              (uint32_t)vertex_offset,
                              indexed ? PPU_GFX_DRAW_FLAG_INDEXED : 0u};
-      emit(&cmd->pb, PPU_GFX_DRAW_FIRST, 6, w);
+      vkppu_gfx_emit(&cmd->pb, PPU_GFX_DRAW_FIRST, 6, w);
    }
 }
 
@@ -364,7 +350,7 @@ static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkD
          return;
       if (indexed)
          emit_index_buffer(cmd);
-      emit(&cmd->pb, PPU_GFX_INDIRECT_ADDR_LO, 7, w);
+      vkppu_gfx_emit(&cmd->pb, PPU_GFX_INDIRECT_ADDR_LO, 7, w);
    }
 }
 

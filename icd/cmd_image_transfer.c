@@ -2,7 +2,10 @@
  * (ppu/methods.h, docs/methods.md "Image operations" and "BLIT"):
  * vkCmdCopyBufferToImage, vkCmdCopyImageToBuffer, vkCmdCopyImage,
  * vkCmdBlitImage (and their VK_KHR_copy_commands2 forms),
- * vkCmdClearColorImage and vkCmdClearDepthStencilImage.
+ * vkCmdClearColorImage and vkCmdClearDepthStencilImage. A 4x image is a 1x
+ * image of twice the extent here (docs/images.md): clears cover every
+ * sample, image copies scale their regions, buffer copies and blits are
+ * refused (Vulkan forbids them). Resolves are cmd_resolve.c.
  *
  * Each region gets its own copy of the image's `whole` texture header in
  * the command buffer's upload memory, narrowed to the region's layers (the
@@ -116,6 +119,15 @@ static void buffer_image_regions(VkCommandBuffer commandBuffer, VkImage image, V
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    VKPPU_FROM_HANDLE(vkppu_image, img, image);
+   if (img->samples != VK_SAMPLE_COUNT_1_BIT) {
+      /* VUID-vkCmdCopyBufferToImage-dstImage-07973 and its image-to-buffer
+       * twin: a buffer holds no samples. */
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "%s: the image has %u samples; buffer copies need a single-sampled image; "
+                   "nothing recorded",
+                   to_image ? "vkCmdCopyBufferToImage" : "vkCmdCopyImageToBuffer", img->samples);
+      return;
+   }
    uint64_t va = vkppu_buffer_address(buffer, 0);
    for (uint32_t i = 0; i < count; i++) {
       VkBufferImageCopy r =
@@ -179,9 +191,13 @@ static void image_image_region(struct vkppu_command_buffer *cmd, const struct vk
    op.layer_count = src->whole.dim != PPU_TEX_DIM_3D   ? src_layers
                     : dst->whole.dim != PPU_TEX_DIM_3D ? dst_layers
                                                        : 1;
-   set3(op.src_offset, r->srcOffset.x, r->srcOffset.y, r->srcOffset.z);
-   set3(op.dst_offset, r->dstOffset.x, r->dstOffset.y, r->dstOffset.z);
-   set3(op.extent, (int32_t)r->extent.width, (int32_t)r->extent.height, (int32_t)r->extent.depth);
+   /* Both sides have the same sample count (VUID-vkCmdCopyImage-srcImage-00136);
+    * 4x pixels are 2x2 texels, so the region scales and every sample moves. */
+   const int32_t k = (int32_t)vkppu_image_sample_scale(src);
+   set3(op.src_offset, r->srcOffset.x * k, r->srcOffset.y * k, r->srcOffset.z);
+   set3(op.dst_offset, r->dstOffset.x * k, r->dstOffset.y * k, r->dstOffset.z);
+   set3(op.extent, (int32_t)r->extent.width * k, (int32_t)r->extent.height * k,
+        (int32_t)r->extent.depth);
    op.aspect = copy_aspect(ss->aspectMask);
    drv_emit_image_op(&cmd->pb, &op, PPU_COPY_OP_IMAGE_TO_IMAGE);
 }
@@ -193,6 +209,13 @@ static void image_image_regions(VkCommandBuffer commandBuffer, VkImage srcImage,
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    VKPPU_FROM_HANDLE(vkppu_image, src, srcImage);
    VKPPU_FROM_HANDLE(vkppu_image, dst, dstImage);
+   if (src->samples != dst->samples) {
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCmdCopyImage: source has %u samples, destination %u; they must be equal "
+                   "(resolve with vkCmdResolveImage); nothing recorded",
+                   src->samples, dst->samples);
+      return;
+   }
    for (uint32_t i = 0; i < count; i++) {
       VkImageCopy r = v1 ? v1[i]
                          : (VkImageCopy){v2[i].srcSubresource, v2[i].srcOffset,
@@ -254,6 +277,14 @@ static void blit_regions(VkCommandBuffer commandBuffer, VkImage srcImage, VkImag
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    VKPPU_FROM_HANDLE(vkppu_image, src, srcImage);
    VKPPU_FROM_HANDLE(vkppu_image, dst, dstImage);
+   if (src->samples != VK_SAMPLE_COUNT_1_BIT || dst->samples != VK_SAMPLE_COUNT_1_BIT) {
+      /* VUID-vkCmdBlitImage-srcImage-00233 / dstImage-00234 */
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCmdBlitImage: blits need single-sampled images (source %u, destination %u "
+                   "samples); nothing recorded",
+                   src->samples, dst->samples);
+      return;
+   }
    for (uint32_t i = 0; i < count; i++) {
       VkImageBlit r;
       if (v1) {
@@ -336,33 +367,4 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdClearDepthStencilImage(
    memcpy(&value[0], &pDepthStencil->depth, 4);
    for (uint32_t i = 0; i < rangeCount; i++)
       clear_range(cmd, img, &pRanges[i], value);
-}
-
-/* Resolves need a multisampled source, and none can exist: every format
- * reports sampleCounts VK_SAMPLE_COUNT_1_BIT and vkCreateImage refuses
- * samples > 1. A call is therefore invalid usage; it is reported and
- * records nothing. */
-static void resolve_refused(struct vkppu_command_buffer *cmd, const char *name)
-{
-   vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                "%s: no multisampled image can exist on this device (sampleCounts is 1); "
-                "nothing recorded",
-                name);
-}
-
-VKAPI_ATTR void VKAPI_CALL vkppu_CmdResolveImage(VkCommandBuffer commandBuffer, VkImage srcImage,
-                                                 VkImageLayout srcImageLayout, VkImage dstImage,
-                                                 VkImageLayout dstImageLayout, uint32_t regionCount,
-                                                 const VkImageResolve *pRegions)
-{
-   (void)srcImage, (void)srcImageLayout, (void)dstImage, (void)dstImageLayout;
-   (void)regionCount, (void)pRegions;
-   resolve_refused(vkppu_command_buffer_from_handle(commandBuffer), "vkCmdResolveImage");
-}
-
-VKAPI_ATTR void VKAPI_CALL vkppu_CmdResolveImage2(VkCommandBuffer commandBuffer,
-                                                  const VkResolveImageInfo2 *info)
-{
-   (void)info;
-   resolve_refused(vkppu_command_buffer_from_handle(commandBuffer), "vkCmdResolveImage2");
 }

@@ -11,8 +11,12 @@
  * allowed), and every store op keeps what the ROP wrote in memory. Subpass
  * boundaries and the end of the pass are WAIT_FOR_IDLE, which covers every
  * subpass dependency (the functional model runs each draw to completion
- * anyway). Samples are 1 per pixel, so there is nothing to resolve.
- * Multiview attachments clear the layers of their first subpass's views. */
+ * anyway). The end of each subpass resolves its 4x colour attachments into
+ * their resolve attachments, and its depth/stencil attachment into the
+ * depth/stencil resolve attachment, with RESOLVE over the render area
+ * (cmd_resolve.c). Multiview attachments clear and resolve the layers of
+ * their subpass's views. */
+#include "debug_report.h"
 #include "method_encoder.h"
 #include "vkppu_graphics.h"
 
@@ -102,8 +106,50 @@ static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo 
    targets_for_secondaries(cmd, contents);
 }
 
+/* The resolves of the current subpass: each colour attachment with a
+ * resolve attachment (its reference's mode), then the depth/stencil
+ * attachment with the subpass's depth and stencil modes, over the render
+ * area and the framebuffer's layers. */
+static void resolve_subpass(struct vkppu_command_buffer *cmd)
+{
+   const struct vkppu_gfx_cmd_state *s = &cmd->gfx;
+   if (!s->pass || !s->framebuffer)
+      return;
+   const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
+   const struct vkppu_framebuffer *fb = s->framebuffer;
+   for (uint32_t i = 0; i <= sp->color_count; i++) {
+      const bool color = i < sp->color_count;
+      const struct vkppu_subpass_reference *from = color ? &sp->colors[i] : &sp->depth_stencil;
+      const struct vkppu_subpass_reference *to =
+          color ? (sp->resolves ? &sp->resolves[i] : NULL) : &sp->depth_stencil_resolve;
+      if ((!color && !sp->has_depth_stencil) || !to || to->attachment >= fb->attachment_count ||
+          from->attachment >= fb->attachment_count)
+         continue;
+      const struct vkppu_image_view *a = fb->attachments[from->attachment];
+      const struct vkppu_image_view *b = fb->attachments[to->attachment];
+      /* Multiview: one layer per view of the subpass's view mask. */
+      const char *why = NULL;
+      for (uint32_t views = sp->view_mask ? sp->view_mask : 1u; views && !why; views &= views - 1) {
+         const uint32_t view = sp->view_mask ? (uint32_t)__builtin_ctz(views) : 0u;
+         const struct vkppu_resolve_side src = {a->image, a->format, a->range.baseMipLevel,
+                                                a->range.baseArrayLayer + view};
+         const struct vkppu_resolve_side dst = {b->image, b->format, b->range.baseMipLevel,
+                                                b->range.baseArrayLayer + view};
+         why = vkppu_cmd_resolve(cmd, &src, &dst, color ? to->resolve_mode : VK_RESOLVE_MODE_NONE,
+                                 color ? VK_RESOLVE_MODE_NONE : sp->depth_resolve_mode,
+                                 color ? VK_RESOLVE_MODE_NONE : sp->stencil_resolve_mode,
+                                 &s->render_area, sp->view_mask ? 1u : fb->layers);
+      }
+      if (why)
+         vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "end of subpass %u: resolve of attachment %u into %u: %s; not resolved",
+                      s->subpass, from->attachment, to->attachment, why);
+   }
+}
+
 static void end(struct vkppu_command_buffer *cmd)
 {
+   resolve_subpass(cmd);
    drv_emit_wait_for_idle(&cmd->pb);
    cmd->gfx.pass = NULL;
    cmd->gfx.framebuffer = NULL;
@@ -116,6 +162,7 @@ void vkppu_cmd_pass_instance_end(struct vkppu_command_buffer *cmd)
 
 static void next(struct vkppu_command_buffer *cmd, VkSubpassContents contents)
 {
+   resolve_subpass(cmd);
    drv_emit_wait_for_idle(&cmd->pb);
    if (cmd->gfx.pass && cmd->gfx.subpass + 1 < cmd->gfx.pass->subpass_count)
       cmd->gfx.subpass++;

@@ -221,6 +221,10 @@ static struct vkppu_rendering_instance *make_instance(struct vkppu_command_buffe
    in->r.pass.multiview = info->viewMask != 0;
    in->r.subpass.view_mask = info->viewMask;
    set_load_ops(in, info);
+   /* The pass describes the views' real sample counts (1 or 4). */
+   for (uint32_t a = 0; a < in->r.pass.attachment_count; a++)
+      if (in->views[a])
+         in->r.attachments[a].samples = in->views[a]->image->samples;
    if (!(info->flags & VK_RENDERING_SUSPENDING_BIT) && !add_resolves(cmd, in, info))
       return NULL;
    const VkRect2D *ra = &info->renderArea;

@@ -133,12 +133,18 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
       const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
       if (!ms)
          return "pMultisampleState is required";
-      if (ms->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT)
-         return "only 1 sample per pixel is supported";
+      if (ms->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT &&
+          ms->rasterizationSamples != VK_SAMPLE_COUNT_4_BIT)
+         return "rasterizationSamples must be 1 or 4 (the ROP's sample counts)";
       if (ms->sampleShadingEnable)
          return "sample shading is not supported (sampleRateShading is not reported)";
+      g->samples_log2 = ms->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT ? 2u : 0u;
+      /* Samples beyond rasterizationSamples do not exist: at 1x only bit 0
+       * counts (the raster engine reads sample 0 of the mask). */
       g->sample_mask = ms->pSampleMask ? ms->pSampleMask[0] & 0xfu : 0xfu;
-      g->alpha_to_coverage = (ms->alphaToCoverageEnable ? 1u : 0u);
+      /* ALPHA_TO_COVERAGE bit 1: alpha becomes 1 after coverage took it. */
+      g->alpha_to_coverage =
+          (ms->alphaToCoverageEnable ? 1u : 0u) | (ms->alphaToOneEnable ? 2u : 0u);
    }
 
    if (sp->has_depth_stencil && sp->depth_stencil.attachment != VK_ATTACHMENT_UNUSED) {

@@ -20,6 +20,7 @@ void vkppu_image_init_layout(struct vkppu_image *img, const VkImageCreateInfo *c
    img->array_layers = ci->arrayLayers;
    img->tiling = ci->tiling;
    img->usage = ci->usage;
+   img->samples = ci->samples;
 
    struct ppu_texture_header *h = &img->whole;
    memset(h, 0, sizeof(*h));
@@ -31,8 +32,9 @@ void vkppu_image_init_layout(struct vkppu_image *img, const VkImageCreateInfo *c
    h->swizzle = PPU_TEX_SWIZZLE_IDENTITY;
    /* `whole` is a view of everything, so an image with layers is an array. */
    h->flags = h->dim != PPU_TEX_DIM_3D && ci->arrayLayers > 1 ? PPU_TEX_FLAG_ARRAY : 0;
-   h->width = ci->extent.width;
-   h->height = h->dim == PPU_TEX_DIM_1D ? 1 : ci->extent.height;
+   const uint32_t scale = vkppu_image_sample_scale(img);
+   h->width = ci->extent.width * scale;
+   h->height = h->dim == PPU_TEX_DIM_1D ? 1 : ci->extent.height * scale;
    h->depth = h->dim == PPU_TEX_DIM_3D ? ci->extent.depth : 1;
    h->image_levels = (uint8_t)ci->mipLevels;
    h->level_count = (uint8_t)ci->mipLevels;
@@ -77,16 +79,24 @@ static VkResult check_create_info(struct vkppu_device *dev, const VkImageCreateI
       *why = "a create flag is not supported (sparse, protected, split-instance, ...)";
       return VK_ERROR_FEATURE_NOT_PRESENT;
    }
-   if (ci->samples != VK_SAMPLE_COUNT_1_BIT) {
-      *why = "multisampled images are not supported";
-      return VK_ERROR_FEATURE_NOT_PRESENT;
-   }
    VkImageFormatProperties props;
    *why = vkppu_image_format_support(dev->physical_device, ci->format, ci->imageType, ci->tiling,
                                      ci->usage, ci->flags, &props);
    if (*why)
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
    const VkExtent3D *e = &ci->extent;
+   if (!(ci->samples & props.sampleCounts) || (ci->samples & (ci->samples - 1))) {
+      *why = "the sample count is not in sampleCounts (4x: optimal 2D colour or depth/stencil "
+             "attachments that are not sampled or storage images, not integer colour)";
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   }
+   if (ci->samples != VK_SAMPLE_COUNT_1_BIT &&
+       (ci->mipLevels != 1 || e->width > VKPPU_MAX_MULTISAMPLE_EXTENT ||
+        e->height > VKPPU_MAX_MULTISAMPLE_EXTENT)) {
+      *why = "a 4x image has one mip level and is at most 8192x8192 (its texels are a 1x image "
+             "of twice the width and height)";
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   }
    uint32_t largest = e->width > e->height ? e->width : e->height;
    largest = largest > e->depth ? largest : e->depth;
    if (e->width < 1 || e->height < 1 || e->depth < 1 || e->width > props.maxExtent.width ||
@@ -124,11 +134,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateImage(VkDevice device,
    if (r != VK_SUCCESS) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
                    "vkCreateImage: format %d, type %d, tiling %d, usage 0x%x, flags 0x%x, "
-                   "extent %ux%ux%u, %u levels, %u layers: %s",
+                   "extent %ux%ux%u, %u levels, %u layers, %u samples: %s",
                    pCreateInfo->format, pCreateInfo->imageType, pCreateInfo->tiling,
                    pCreateInfo->usage, pCreateInfo->flags, pCreateInfo->extent.width,
                    pCreateInfo->extent.height, pCreateInfo->extent.depth, pCreateInfo->mipLevels,
-                   pCreateInfo->arrayLayers, why);
+                   pCreateInfo->arrayLayers, pCreateInfo->samples, why);
       return r;
    }
    struct vkppu_image *img =

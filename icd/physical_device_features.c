@@ -83,6 +83,9 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    pFeatures->fillModeNonSolid = VK_TRUE;
    /* Setup clamps the depth bias by DEPTH_BIAS_CLAMP (either sign). */
    pFeatures->depthBiasClamp = VK_TRUE;
+   /* ALPHA_TO_COVERAGE bit 1: CROP gets alpha 1, after alpha to coverage
+    * took the shader's alpha (tests/api/test_graphics_msaa.c). */
+   pFeatures->alphaToOne = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions

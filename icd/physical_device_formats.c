@@ -111,6 +111,29 @@ static VkDeviceSize max_resource_size(const struct vkppu_physical_device *pd)
    return m3.maxMemoryAllocationSize;
 }
 
+/* 4x images are render targets: the ROP writes them (4x layout, SAMPLES_LOG2
+ * 2) and RESOLVE, the copy engine's clears and image copies handle them as
+ * a 1x image of twice the extent. The texture unit has no multisampled
+ * fetch, so sampled and storage usages keep 1x (sampledImage*SampleCounts
+ * and storageImageSampleCounts are 1). Integer colour formats are 4x too
+ * (framebufferIntegerColorSampleCounts), resolved by sample zero.
+ * Spec "Image Creation Limits": 1x only for linear, non-2D or
+ * cube-compatible images and formats that are no attachment. */
+static VkSampleCountFlags multisample_counts(const struct vkppu_format_info *f, VkImageType type,
+                                             VkImageTiling tiling, VkImageUsageFlags usage,
+                                             VkImageCreateFlags flags)
+{
+   const VkFormatFeatureFlags attachment =
+       VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+   const VkImageUsageFlags single = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                    VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+   if (tiling != VK_IMAGE_TILING_OPTIMAL || type != VK_IMAGE_TYPE_2D ||
+       (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) || !(f->optimal & attachment) ||
+       (usage & single))
+      return VK_SAMPLE_COUNT_1_BIT;
+   return VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+}
+
 const char *vkppu_image_format_support(const struct vkppu_physical_device *pd, VkFormat format,
                                        VkImageType type, VkImageTiling tiling,
                                        VkImageUsageFlags usage, VkImageCreateFlags flags,
@@ -175,8 +198,7 @@ const char *vkppu_image_format_support(const struct vkppu_physical_device *pd, V
        out->maxExtent.width > out->maxExtent.depth ? out->maxExtent.width : out->maxExtent.depth;
    out->maxMipLevels = linear ? 1 : vkppu_mip_chain_levels(largest);
    out->maxArrayLayers = linear || type == VK_IMAGE_TYPE_3D ? 1 : l->maxImageArrayLayers;
-   /* Multisampled images need the graphics pipeline to be written. */
-   out->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   out->sampleCounts = multisample_counts(f, type, tiling, usage, flags);
    out->maxResourceSize = max_resource_size(pd);
    return NULL;
 }

@@ -99,16 +99,21 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .maxFramebufferWidth = VKPPU_MAX_FRAMEBUFFER_SIZE,
     .maxFramebufferHeight = VKPPU_MAX_FRAMEBUFFER_SIZE,
     .maxFramebufferLayers = VKPPU_MAX_FRAMEBUFFER_LAYERS,
-    /* 1 and 4 samples: the required minimum. */
+    /* 1 and 4 samples: 4x targets are SAMPLES_LOG2 2 of the ROP (images of
+     * twice the width and height, docs/images.md), resolved by RESOLVE. */
     .framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .maxColorAttachments = VKPPU_MAX_COLOR_ATTACHMENTS,
-    .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    /* The texture unit has no multisampled fetch (texelFetch of a
+     * sampler2DMS) yet, so no 4x image can be sampled. Below the spec's
+     * required 1 | 4 on purpose: an application asking sampleCounts for a
+     * SAMPLED 4x image is told the truth. */
+    .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT,
     .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT,
-    .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
-    .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+    .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT,
     .storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT,
     .maxSampleMaskWords = 1,
     /* Every engine stamps PTIMER, which counts nanoseconds. */
@@ -258,7 +263,8 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
    /* Timeline values live in 64-bit semaphore memory the chip compares
     * directly, so any difference between pending values works. */
    p->maxTimelineSemaphoreValueDifference = UINT64_MAX;
-   p->framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   /* Integer 4x targets resolve by sample zero (RESOLVE mode 1). */
+   p->framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
 }
 
 static void vulkan13_properties(VkPhysicalDeviceVulkan13Properties *p)

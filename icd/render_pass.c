@@ -374,7 +374,17 @@ static struct vkppu_subpass_reference ref_from_2(const VkAttachmentReference2 *r
 /* ---------------------------------------------------------------------------
  * The object from a VkRenderPassCreateInfo2 (both create commands)
  * ------------------------------------------------------------------------- */
+/* What a render pass's colour resolve does to an attachment of this
+ * format: the average, or for integer formats (which have none) sample
+ * zero, as VK_KHR_depth_stencil_resolve defines colour resolves. */
+static VkResolveModeFlagBits color_resolve_mode(VkFormat format)
+{
+   return vkppu_format_is_integer_color(format) ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT
+                                                : VK_RESOLVE_MODE_AVERAGE_BIT;
+}
+
 static void fill_subpass(struct vkppu_subpass *sp, const VkSubpassDescription2 *in,
+                         const struct vkppu_render_pass *pass,
                          struct vkppu_subpass_reference **refs, uint32_t **preserves)
 {
    sp->flags = in->flags;
@@ -392,8 +402,12 @@ static void fill_subpass(struct vkppu_subpass *sp, const VkSubpassDescription2 *
    *refs += sp->color_count;
    if (in->pResolveAttachments && sp->color_count) {
       sp->resolves = *refs;
-      for (uint32_t i = 0; i < sp->color_count; i++)
+      for (uint32_t i = 0; i < sp->color_count; i++) {
          sp->resolves[i] = ref_from_2(&in->pResolveAttachments[i]);
+         uint32_t a = sp->resolves[i].attachment;
+         if (a < pass->attachment_count)
+            sp->resolves[i].resolve_mode = color_resolve_mode(pass->attachments[a].format);
+      }
       *refs += sp->color_count;
    }
    if (in->pDepthStencilAttachment) {
@@ -460,7 +474,7 @@ static VkResult create_render_pass(struct vkppu_device *dev, const char *cmd,
       };
    }
    for (uint32_t s = 0; s < n.subpasses; s++)
-      fill_subpass(&pass->subpasses[s], &ci->pSubpasses[s], &refs, &preserves);
+      fill_subpass(&pass->subpasses[s], &ci->pSubpasses[s], pass, &refs, &preserves);
    pass->multiview = pass->subpasses[0].view_mask != 0;
    for (uint32_t d = 0; d < n.dependencies; d++) {
       const VkSubpassDependency2 *in = &ci->pDependencies[d];

@@ -38,6 +38,7 @@ struct vkppu_gfx_pipeline {
    uint32_t depth_clamp, polygon_mode;
    uint32_t blend[PPU_GFX_COLOR_TARGETS][2];
    uint32_t alpha_to_coverage, sample_mask, clip_distance_mask;
+   uint32_t samples_log2;    /* SAMPLES_LOG2: 0 or 2 (rasterizationSamples 1 or 4) */
    uint32_t logic_op_enable; /* LOGIC_OP bit 4; the op is values.logic_op */
    uint32_t pixel_order;     /* enum ppu_gfx_pixel_order (VK_AMD_rasterization_order) */
 };
@@ -100,6 +101,34 @@ void vkppu_cmd_pass_instance_end(struct vkppu_command_buffer *cmd);
  * into the channel (cmd_draw.c), for secondaries whose draws leave them
  * (vkppu_gfx_cmd_state::targets_inherited). */
 void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd);
+
+/* One incrementing method group of the graphics subchannel
+ * (gfx_methods.c). */
+void vkppu_gfx_emit(struct drv_pushbuf *pb, uint32_t method, uint32_t count, const uint32_t *words);
+/* The 8 words of a render-target group (COLOR_TARGET, DEPTH_TARGET,
+ * RESOLVE_TARGET) for `level` and `layer` of img seen as `format`; EXTENT in
+ * pixels (half the texels of a 4x image). */
+void vkppu_gfx_target_words(const struct vkppu_image *img, VkFormat format, uint32_t level,
+                            uint32_t layer, uint32_t w[8]);
+
+/* A 4x image's level and layers resolved into a 1x image (cmd_resolve.c). */
+struct vkppu_resolve_side {
+   const struct vkppu_image *image;
+   VkFormat format; /* of the view or the image */
+   uint32_t level, layer;
+};
+/* RESOLVE of `area` (pixels, the same in both images) over `layer_count`
+ * layers: the colour aspect with color_mode, or the depth aspect with
+ * depth_mode and the stencil aspect with stencil_mode (VK_RESOLVE_MODE_NONE:
+ * not resolved). The modes RESOLVE has: AVERAGE (not for integer formats or
+ * stencil), SAMPLE_ZERO, MIN, MAX. Returns why nothing was recorded, or
+ * NULL. */
+const char *vkppu_cmd_resolve(struct vkppu_command_buffer *cmd,
+                              const struct vkppu_resolve_side *src,
+                              const struct vkppu_resolve_side *dst,
+                              VkResolveModeFlagBits color_mode, VkResolveModeFlagBits depth_mode,
+                              VkResolveModeFlagBits stencil_mode, const VkRect2D *area,
+                              uint32_t layer_count);
 
 /* The VERTEX_BUFFER feature: the formats the compiler's vertex fetch
  * decodes (vertex_formats.c, docs/compiler.md "Graphics stages"). */

@@ -43,6 +43,15 @@ struct vkppu_format_info {
 /* What vkppu supports of `format`; all zero (hw INVALID) when unsupported. */
 const struct vkppu_format_info *vkppu_format_info(VkFormat format);
 
+/* Integer colour formats: the colour attachments that cannot blend. They
+ * have no average (resolves take sample zero). */
+static inline bool vkppu_format_is_integer_color(VkFormat format)
+{
+   const struct vkppu_format_info *f = vkppu_format_info(format);
+   return (f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) &&
+          !(f->optimal & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT);
+}
+
 /* Whether a view of format `b` may show an image of format `a` created with
  * VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT (same compatibility class). */
 bool vkppu_formats_view_compatible(VkFormat a, VkFormat b);
@@ -107,6 +116,11 @@ struct vkppu_image {
    uint32_t array_layers;
    VkImageTiling tiling;
    VkImageUsageFlags usage;
+   /* 1 or 4. A 4x image is, in memory and in `whole`, a 1x image of twice
+    * the width and height: sample s of pixel (x, y) is texel
+    * (2x + (s & 1), 2y + (s >> 1)), the ROP's layout of a 4x target
+    * (docs/images.md). */
+   VkSampleCountFlagBits samples;
    VkDeviceSize size;                  /* memory requirement */
    VkDeviceSize alignment;             /* memory requirement */
    struct vkppu_device_memory *memory; /* NULL until bound */
@@ -125,6 +139,16 @@ VKPPU_DEFINE_HANDLE_CASTS(vkppu_image, VkImage)
 #define VKPPU_BLOCK_LINEAR_IMAGE_ALIGN PPU_GOB_BYTES
 #define VKPPU_LINEAR_ROW_PITCH_ALIGN 64u
 #define VKPPU_LINEAR_IMAGE_ALIGN 64u
+
+/* Texels per pixel along x and along y: 2 for a 4x image, else 1. */
+static inline uint32_t vkppu_image_sample_scale(const struct vkppu_image *img)
+{
+   return img->samples == VK_SAMPLE_COUNT_4_BIT ? 2u : 1u;
+}
+
+/* The largest width and height of a 4x image: its texel image is twice as
+ * large and the texture header (and the copy engine) stop at 16384. */
+#define VKPPU_MAX_MULTISAMPLE_EXTENT (PPU_TEX_MAX_EXTENT / 2u)
 
 /* Fills every field of img but the base and the binding from ci: the shape
  * and the layout (`whole` with address 0, size, alignment). ci must be

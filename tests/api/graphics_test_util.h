@@ -244,6 +244,7 @@ struct gtu_pipeline_desc {
    const void *vertex_input_next; /* pNext of the vertex input state, or NULL */
    bool viewport_with_count;      /* counts 0: VIEWPORT/SCISSOR_WITH_COUNT are dynamic */
    const void *next; /* pNext of the pipeline (VkPipelineRenderingCreateInfo), or NULL */
+   const VkPipelineMultisampleStateCreateInfo *ms; /* NULL: 1 sample */
 };
 
 static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pipeline_desc *d,
@@ -330,7 +331,7 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
        .pInputAssemblyState = &ia,
        .pViewportState = &vps,
        .pRasterizationState = &rs,
-       .pMultisampleState = &ms,
+       .pMultisampleState = d->ms ? d->ms : &ms,
        .pDepthStencilState = d->ds ? d->ds : &no_ds,
        .pColorBlendState = &cb,
        .pDynamicState = &dyn,
