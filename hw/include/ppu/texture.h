@@ -153,7 +153,13 @@ enum ppu_tex_swizzle {
 
 /* One image view, 64 bytes. The image's own shape (image_levels, the
  * block height, layer_stride) locates every level; the view fields select
- * which levels and layers the shader sees. */
+ * which levels and layers the shader sees.
+ *
+ * A 4x view (samples_log2 = 2) is a 2D view of one level whose memory is a
+ * 1x image of twice the width and height: width and height stay that
+ * image's texel extent (so the layout functions below are the one
+ * definition for it too), the pixel extent is half of each, and sample s
+ * of pixel (x, y) is texel (2x + (s & 1), 2y + (s >> 1)). */
 struct ppu_texture_header {
    uint64_t address; /* 0   VA of level 0, layer 0 of the IMAGE (512-aligned when block-linear) */
    uint64_t layer_stride;     /* 8   bytes between layers (block-linear: all levels of a layer) */
@@ -170,7 +176,7 @@ struct ppu_texture_header {
    uint8_t image_levels;      /* 40  mip levels of the image */
    uint8_t base_level;        /* 41  first level the view shows */
    uint8_t level_count;       /* 42  levels the view shows (>= 1) */
-   uint8_t samples_log2;      /* 43  0 (multisampled images: later) */
+   uint8_t samples_log2;      /* 43  0, or 2: a 4x view (TLD and TXQ only, see below) */
    uint32_t base_layer;       /* 44  first layer the view shows */
    uint32_t layer_count;      /* 48  layers the view shows (cube: 6 per cube) */
    float min_lod_clamp;       /* 52  view's minLod (VK_EXT_image_view_min_lod); 0 = none */

@@ -87,6 +87,16 @@ static bool lane_headers(struct ppu_exec *x, unsigned l, struct header_reuse *r,
                         "lane %u: texture header at 0x%llx: %s", l, (unsigned long long)va, why);
          return false;
       }
+      /* Vulkan reads multisampled images with OpImageFetch (TLD) and
+       * queries alone: no sampler filters samples, and storage access to
+       * them (shaderStorageImageMultisample) is not offered. */
+      if (r->tex.samples_log2 && f->op != PPU_OP_TLD && f->op != PPU_OP_TXQ) {
+         ppu_exec_fault(x, PPU_FAULT_BAD_TEXTURE_HEADER, va, false,
+                        "lane %u: texture header at 0x%llx: a 4x view is read by TLD and "
+                        "TXQ only",
+                        l, (unsigned long long)va);
+         return false;
+      }
       r->tex_valid = true;
       r->tex_va = va;
    }
@@ -192,6 +202,9 @@ static enum ppu_exec_result exec_txq(struct ppu_exec *x)
       } else if (level[l] < h.level_count) {
          unsigned lv = h.base_level + level[l];
          uint32_t w = ppu_tex_level_extent(h.width, lv), ht = ppu_tex_level_extent(h.height, lv);
+         /* A 4x view's header holds texels, 2x2 per pixel. */
+         if (h.samples_log2)
+            w /= 2, ht /= 2;
          uint32_t layers = h.dim == PPU_TEX_DIM_CUBE ? h.layer_count / 6 : h.layer_count;
          r[0] = w;
          switch (f->mode) {

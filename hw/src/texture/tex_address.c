@@ -474,9 +474,36 @@ static bool int_texel(const struct ppu_texture_header *h, unsigned texdim, const
    return true;
 }
 
+/* TLD on a 4x view: pixel (x, y) [layer] and the sample index, which
+ * takes the level's place at the end of the vector (the view has one
+ * level). Sample s is texel (2x + (s & 1), 2y + (s >> 1)) of the 1x image
+ * the header describes; a pixel, layer or sample outside the view is out of
+ * range like any texel (robust access: 0). */
+static void fetch_4x_lane(const struct ppu_tex_instr *in, const uint32_t *w,
+                          struct ppu_tex_lane_footprint *lf)
+{
+   const struct ppu_texture_header *h = lf->tex;
+   bool array = dim_is_array(in->texdim);
+   int64_t x = (int64_t)(int32_t)w[0] + in->offset[0];
+   int64_t y = (int64_t)(int32_t)w[1] + in->offset[1];
+   int64_t layer = array ? (int32_t)w[2] : 0;
+   uint32_t s = w[array ? 3 : 2];
+   if (x < 0 || x >= h->width / 2 || y < 0 || y >= h->height / 2 || layer < 0 ||
+       layer >= (int64_t)h->layer_count || s >= 4u) {
+      lf->zero = true;
+      return;
+   }
+   add_texel(lf, h, h->base_level, h->base_layer + (uint32_t)layer, (int32_t)(2 * x + (s & 1u)),
+             (int32_t)(2 * y + (s >> 1)), 0, 1.0f);
+}
+
 static void fetch_lane(const struct ppu_tex_instr *in, const uint32_t *w,
                        struct ppu_tex_lane_footprint *lf)
 {
+   if (lf->tex->samples_log2) {
+      fetch_4x_lane(in, w, lf);
+      return;
+   }
    /* x [y [z]] [layer]; cubes address their faces as layers (x, y, face);
     * then the level, except for a texel buffer (element index only). */
    static const uint8_t words[PPU_TEXDIM_COUNT] = {1, 2, 3, 3, 2, 3, 3, 1};

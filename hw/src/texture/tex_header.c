@@ -62,8 +62,8 @@ const char *ppu_tex_header_check(const struct ppu_texture_header *h)
       return "stencil aspect of a format without stencil";
    if (h->block_height_log2 > PPU_TEX_MAX_BLOCK_HEIGHT_LOG2)
       return "block height beyond 32 GOBs";
-   if (h->samples_log2 != 0)
-      return "multisampled views are not supported";
+   if (h->samples_log2 != 0 && h->samples_log2 != 2)
+      return "samples_log2 neither 0 (1x) nor 2 (4x)";
    if (!(h->min_lod_clamp >= 0.0f) || !isfinite(h->min_lod_clamp))
       return "min_lod_clamp negative or not finite";
    if (h->dim == PPU_TEX_DIM_BUFFER)
@@ -92,6 +92,10 @@ const char *ppu_tex_header_check(const struct ppu_texture_header *h)
       return "3D view with layers";
    if (h->dim == PPU_TEX_DIM_CUBE && h->layer_count % 6)
       return "cube view layer count not a multiple of 6";
+   /* A 4x view's texels are 2x2 per pixel of its only level. */
+   if (h->samples_log2 && (h->dim != PPU_TEX_DIM_2D || h->image_levels != 1 || h->width % 2 ||
+                           h->height % 2 || ppu_tex_format_is_compressed(h->format)))
+      return "4x view not 2D, with levels, an odd texel extent or a compressed format";
    /* Aligned texels never straddle a page, and image atomics are aligned. */
    uint32_t bytes = ppu_tex_format_bytes(h->format);
    if (h->address % bytes || h->layer_stride % bytes)
