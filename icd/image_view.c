@@ -243,6 +243,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateImageView(VkDevice device,
    h->level_count = (uint8_t)range.levelCount;
    h->base_layer = range.baseArrayLayer;
    h->layer_count = range.layerCount;
+   /* A 4x image's header is its 1x memory image of twice the extent; the
+    * view says 4x, so TLD takes a sample index and TXQ halves the size. */
+   h->samples_log2 = img->samples == VK_SAMPLE_COUNT_4_BIT ? 2 : 0;
    if (slices_as_layers(pCreateInfo->viewType, img) || blocks_as_texels(pCreateInfo->format, img))
       describe_level_as_image(h, &img->whole, range.baseMipLevel);
    *pView = vkppu_image_view_to_handle(view);

@@ -113,10 +113,13 @@ static VkDeviceSize max_resource_size(const struct vkppu_physical_device *pd)
 
 /* 4x images are render targets: the ROP writes them (4x layout, SAMPLES_LOG2
  * 2) and RESOLVE, the copy engine's clears and image copies handle them as
- * a 1x image of twice the extent. The texture unit has no multisampled
- * fetch, so sampled and storage usages keep 1x (sampledImage*SampleCounts
- * and storageImageSampleCounts are 1). Integer colour formats are 4x too
- * (framebufferIntegerColorSampleCounts), resolved by sample zero.
+ * a 1x image of twice the extent. Shaders read them with texelFetch: a 4x
+ * view's header (samples_log2 2) makes TLD fetch sample s of a pixel, so
+ * SAMPLED usage is 4x for formats sampled at 1x (sampledImage*SampleCounts
+ * 1|4). The texture unit has no multisampled storage access
+ * (storageImageSampleCounts 1) and subpassLoad has no sample index, so
+ * STORAGE and INPUT_ATTACHMENT usages keep 1x. Integer colour formats are
+ * 4x too (framebufferIntegerColorSampleCounts), resolved by sample zero.
  * Spec "Image Creation Limits": 1x only for linear, non-2D or
  * cube-compatible images and formats that are no attachment. */
 static VkSampleCountFlags multisample_counts(const struct vkppu_format_info *f, VkImageType type,
@@ -125,11 +128,13 @@ static VkSampleCountFlags multisample_counts(const struct vkppu_format_info *f, 
 {
    const VkFormatFeatureFlags attachment =
        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
-   const VkImageUsageFlags single = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                                    VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+   const VkImageUsageFlags single =
+       VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
    if (tiling != VK_IMAGE_TILING_OPTIMAL || type != VK_IMAGE_TYPE_2D ||
        (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) || !(f->optimal & attachment) ||
-       (usage & single))
+       (usage & single) ||
+       ((usage & VK_IMAGE_USAGE_SAMPLED_BIT) &&
+        !(f->optimal & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)))
       return VK_SAMPLE_COUNT_1_BIT;
    return VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
 }

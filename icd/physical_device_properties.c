@@ -106,14 +106,13 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .maxColorAttachments = VKPPU_MAX_COLOR_ATTACHMENTS,
-    /* The texture unit has no multisampled fetch (texelFetch of a
-     * sampler2DMS) yet, so no 4x image can be sampled. Below the spec's
-     * required 1 | 4 on purpose: an application asking sampleCounts for a
-     * SAMPLED 4x image is told the truth. */
-    .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT,
-    .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT,
-    .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT,
-    .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+    /* texelFetch of a sampler2DMS is TLD on a 4x view (samples_log2 2,
+     * image_view.c); colour, integer, depth and stencil views alike. Storage
+     * images have no multisampled access (shaderStorageImageMultisample). */
+    .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+    .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
     .storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT,
     .maxSampleMaskWords = 1,
     /* Every engine stamps PTIMER, which counts nanoseconds. */

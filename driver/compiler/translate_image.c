@@ -23,6 +23,7 @@ struct image_info {
    unsigned coords; /* spatial coordinates of a sample (cube: a 3D direction) */
    bool arrayed, cube, buffer;
    bool subpass; /* Dim SubpassData: an input attachment, read at the fragment's pixel */
+   bool ms;      /* MS 1: a 4x view, read by OpImageFetch with a Sample and queried only */
 };
 
 static bool image_info(struct xl_ctx *c, uint32_t type_id, struct image_info *out)
@@ -35,10 +36,18 @@ static bool image_info(struct xl_ctx *c, uint32_t type_id, struct image_info *ou
       return false;
    }
    memset(out, 0, sizeof(*out));
-   if (t->u.image.multisampled) {
-      xl_fail(c, "unsupported: multisampled images (OpTypeImage MS 1)");
+   /* The texture unit fetches samples of 2D views (TLD with the sample
+    * index, docs/isa.md); storage access to them
+    * (shaderStorageImageMultisample) and multisampled input attachments are
+    * not offered. */
+   if (t->u.image.multisampled && (t->u.image.dim != SPIRV_DIM_2D || t->u.image.sampled == 2)) {
+      xl_fail(c,
+              "unsupported: multisampled %s (OpTypeImage MS 1 is taken for sampled 2D "
+              "images only)",
+              t->u.image.sampled == 2 ? "storage images" : "images other than 2D");
       return false;
    }
+   out->ms = t->u.image.multisampled != 0;
    out->arrayed = t->u.image.arrayed != 0;
    static const enum ppu_texdim plain[] = {PPU_TEXDIM_1D, PPU_TEXDIM_2D, PPU_TEXDIM_3D,
                                            PPU_TEXDIM_CUBE};
@@ -195,7 +204,7 @@ static bool image_operand(struct xl_ctx *c, uint32_t id, uint32_t *tex, uint32_t
  * parameter in increasing bit order (Grad has two). */
 struct image_operands {
    uint32_t mask;
-   uint32_t bias, lod, grad_x, grad_y, offset, const_offsets;
+   uint32_t bias, lod, grad_x, grad_y, offset, const_offsets, sample;
 };
 
 static bool parse_image_operands(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t first,
@@ -235,6 +244,9 @@ static bool parse_image_operands(struct xl_ctx *c, const struct spirv_inst *inst
          break;
       case SPIRV_IMAGE_OPERANDS_ConstOffsets:
          ops->const_offsets = xl_word(c, inst, k);
+         break;
+      case SPIRV_IMAGE_OPERANDS_Sample:
+         ops->sample = xl_word(c, inst, k);
          break;
       case SPIRV_IMAGE_OPERANDS_MakeTexelAvailable:
       case SPIRV_IMAGE_OPERANDS_MakeTexelVisible:
@@ -325,8 +337,11 @@ static void sample(struct xl_ctx *c, const struct spirv_inst *inst)
    if (!image_operand(c, xl_word(c, inst, 0), &tex, &smp, &info) ||
        !parse_image_operands(c, inst, dref ? 3 : 2, &ops))
       return;
-   if (info.buffer) {
-      xl_fail(c, "a texel buffer cannot be sampled");
+   if (info.buffer || info.ms || ops.sample) {
+      xl_fail(c, "%s",
+              info.buffer ? "a texel buffer cannot be sampled"
+              : info.ms   ? "a multisampled image cannot be sampled (only fetched)"
+                          : "a Sample operand on a sampling instruction");
       return;
    }
    if (implicit && !xl_has_derivatives(c)) {
@@ -391,7 +406,9 @@ static void push_texel_coords(struct xl_ctx *c, struct coord_vec *v, const struc
    push_components(c, v, coord, 0, n);
 }
 
-/* OpImageFetch: TLD with the level (relative to the view's base) last. */
+/* OpImageFetch: TLD with the level (relative to the view's base) last,
+ * or for a multisampled image the Sample operand in its place (a 4x view
+ * has one level). */
 static void fetch(struct xl_ctx *c, const struct spirv_inst *inst)
 {
    struct image_info info;
@@ -406,7 +423,16 @@ static void fetch(struct xl_ctx *c, const struct spirv_inst *inst)
       xl_fail(c, "a texel buffer fetch takes no Lod or offset");
       return;
    }
-   if (!info.buffer)
+   if (info.ms != (ops.sample != 0) || (info.ms && ops.lod)) {
+      xl_fail(c, "%s",
+              info.ms ? "a fetch from a multisampled image takes a Sample and no Lod"
+                      : "a Sample operand on a fetch from an image that is not "
+                        "multisampled");
+      return;
+   }
+   if (info.ms)
+      push_components(c, &v, xl_get(c, ops.sample), 0, 1);
+   else if (!info.buffer)
       push_word(c, &v, ops.lod ? xl_comp(c, xl_get(c, ops.lod), 0) : zero_word(c));
    if (ops.offset && !offset_imm(c, ops.offset, info.coords, &imm))
       return;
@@ -434,8 +460,8 @@ static void gather(struct xl_ctx *c, const struct spirv_inst *inst)
       xl_fail(c, "the gathered component must be a constant 0..3");
       return;
    }
-   if (info.dim != PPU_TEXDIM_2D && info.dim != PPU_TEXDIM_2DA && !info.cube) {
-      xl_fail(c, "gathers take 2D and cube images only");
+   if ((info.dim != PPU_TEXDIM_2D && info.dim != PPU_TEXDIM_2DA && !info.cube) || info.ms) {
+      xl_fail(c, "gathers take 2D and cube images only (not multisampled)");
       return;
    }
    struct coord_vec v = {{0}, 0};
@@ -528,9 +554,13 @@ static void read_write(struct xl_ctx *c, const struct spirv_inst *inst)
       read_subpass(c, inst, &info, tex);
       return;
    }
+   if (info.ms) {
+      xl_fail(c, "unsupported: multisampled storage images (shaderStorageImageMultisample)");
+      return;
+   }
    if (ops.mask &
        (SPIRV_IMAGE_OPERANDS_Lod | SPIRV_IMAGE_OPERANDS_Offset | SPIRV_IMAGE_OPERANDS_ConstOffset |
-        SPIRV_IMAGE_OPERANDS_Grad | SPIRV_IMAGE_OPERANDS_Bias)) {
+        SPIRV_IMAGE_OPERANDS_Grad | SPIRV_IMAGE_OPERANDS_Bias | SPIRV_IMAGE_OPERANDS_Sample)) {
       xl_fail(c, "unsupported image operands 0x%x on a storage image", ops.mask);
       return;
    }
@@ -559,7 +589,8 @@ static void read_write(struct xl_ctx *c, const struct spirv_inst *inst)
    emit_tex(c, PPU_OP_SUST, &info, 0, tex, quad, &v)->f.subop = PPU_SUFMT_P;
 }
 
-/* OpImageQuery*: TXQ. SIZE takes the level in rc (RZ reads level 0). */
+/* OpImageQuery*: TXQ. SIZE takes the level in rc (RZ reads level 0, all
+ * OpImageQuerySize of a multisampled image has: TXQ gives its pixel size). */
 static void query(struct xl_ctx *c, const struct spirv_inst *inst)
 {
    struct image_info info;
@@ -596,6 +627,10 @@ static void texel_pointer(struct xl_ctx *c, const struct spirv_inst *inst)
    }
    if (!image_info(c, img->type, &info))
       return;
+   if (info.ms) {
+      xl_fail(c, "unsupported: multisampled storage images (shaderStorageImageMultisample)");
+      return;
+   }
    if (!is_zero_constant(c, xl_word(c, inst, 2))) {
       xl_fail(c, "unsupported: a Sample other than 0 (multisampled images)");
       return;

@@ -1,6 +1,7 @@
 /* 4x multisampling through the loader with validation on (api.graphics_msaa
  * on vkppu, lvp.graphics_msaa on lavapipe): 4x colour and depth
- * attachments, resolves, clears and copies of 4x images, the sample mask.
+ * attachments, resolves, clears and copies of 4x images, the sample mask,
+ * and 4x images read sample by sample with texelFetch.
  *
  * Expected pixels come from the standard 4x sample positions (Vulkan
  * "Standard Sample Locations"): each pixel's covered samples are counted
@@ -165,7 +166,7 @@ static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp loa
                                          depth_format,
                                          VK_SAMPLE_COUNT_4_BIT,
                                          VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                         VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                         VK_ATTACHMENT_STORE_OP_STORE, /* sampled_4x_images */
                                          VK_ATTACHMENT_LOAD_OP_CLEAR,
                                          VK_ATTACHMENT_STORE_OP_DONT_CARE,
                                          VK_IMAGE_LAYOUT_UNDEFINED,
@@ -1185,6 +1186,257 @@ TEST_CASE(layers_of_4x_array_images_clear_and_resolve_separately)
  * (1 | 4 for non-integer colour and depth/stencil attachments that are not
  * sampled or storage images, 1 otherwise); any implementation must offer 4x
  * for a colour attachment and a depth attachment. */
+/* The last attachment write of a pass -> compute shader reads of `image`
+ * in SHADER_READ_ONLY_OPTIMAL. */
+static void attachment_to_shader_read(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                                      VkImageLayout from)
+{
+   VkImageMemoryBarrier b = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+       .srcAccessMask =
+           VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+       .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+       .oldLayout = from,
+       .newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+       .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+       .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+       .image = image,
+       .subresourceRange = {aspect, 0, 1, 0, 1},
+   };
+   vkCmdPipelineBarrier(cmd,
+                        VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                            VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+/* What ms_fetch.comp / ms_fetch_uint.comp write: textureSize and
+ * textureSamples, then every sample (GW * GH pixels of 4). */
+struct fetched {
+   int32_t info[4];
+   uint32_t sample[GW * GH * 4][4];
+};
+
+/* Records the dispatch of `shader` reading `view` (SHADER_READ_ONLY_OPTIMAL)
+ * into out (host visible, sizeof(struct fetched)). */
+static void fetch_samples(struct vkt_device *dev, VkCommandBuffer cmd, struct ctu_program *prog,
+                          VkImageView view, const struct vkt_buffer *out)
+{
+   VkDescriptorSet set = ctu_program_set(dev, prog);
+   ctu_write_image(dev, set, 0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_NULL_HANDLE, view,
+                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+   ctu_write_buffer(dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out->buffer, 0,
+                    sizeof(struct fetched));
+   ctu_program_bind(cmd, prog, set);
+   vkCmdDispatch(cmd, GW * GH * 4 / 64, 1, 1);
+}
+
+/* Every sample of `got` is `in` where TRI covers it, else `out`; the
+ * queries say GW x GH and 4 samples. */
+static void check_fetched(const char *what, const struct fetched *got, const uint32_t in[4],
+                          const uint32_t out[4])
+{
+   CHECK_MSG(got->info[0] == GW && got->info[1] == GH && got->info[2] == 4,
+             "%s: textureSize %dx%d, textureSamples %d", what, got->info[0], got->info[1],
+             got->info[2]);
+   unsigned bad = 0, covered = 0;
+   for (unsigned y = 0; y < GH; y++)
+      for (unsigned x = 0; x < GW; x++) {
+         unsigned mask = covered_samples(x, y);
+         for (unsigned s = 0; s < 4; s++) {
+            const uint32_t *want = mask >> s & 1u ? in : out;
+            const uint32_t *v = got->sample[(y * GW + x) * 4 + s];
+            covered += mask >> s & 1u;
+            if (memcmp(v, want, 16) && bad++ < 6)
+               test_fail(__FILE__, __LINE__,
+                         "%s: sample %u of pixel (%u, %u) is (0x%x 0x%x 0x%x 0x%x), want (0x%x "
+                         "0x%x 0x%x 0x%x)",
+                         what, s, x, y, v[0], v[1], v[2], v[3], want[0], want[1], want[2], want[3]);
+         }
+      }
+   CHECK_MSG(bad == 0, "%s: %u samples differ", what, bad);
+   CHECK_MSG(covered > 0 && covered < GW * GH * 4, "%s: the triangle covers %u samples", what,
+             covered);
+}
+
+static void float_bits(const float f[4], uint32_t out[4])
+{
+   memcpy(out, f, 16);
+}
+
+/* A white triangle at depth 0.5 on a blue colour and depth-1 clear, into a
+ * 4x RGBA8 colour and a 4x D32 depth image that are also SAMPLED; a compute
+ * shader then reads every sample of each with texelFetch (the depth view
+ * returns (d, 0, 0, 1)): exactly the shaded value where TRI covers the
+ * sample, the clear value elsewhere. */
+TEST_CASE(texel_fetch_reads_every_sample_of_4x_colour_and_depth_images)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct vkt_image color, depth;
+   struct vkt_buffer vb, out[2];
+   struct ms_pass p;
+   struct ctu_program prog;
+   memset(&color, 0, sizeof(color));
+   memset(&depth, 0, sizeof(depth));
+   memset(out, 0, sizeof(out));
+   memset(&p, 0, sizeof(p));
+   memset(&prog, 0, sizeof(prog));
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, WHITE);
+   const VkDescriptorSetLayoutBinding bindings[2] = {
+       {0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   const VkPipelineDepthStencilStateCreateInfo ds = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+       .depthTestEnable = VK_TRUE,
+       .depthWriteEnable = VK_TRUE,
+       .depthCompareOp = VK_COMPARE_OP_LESS};
+   VkPipeline pipe = VK_NULL_HANDLE;
+   /* TRANSFER_SRC: ms_pass leaves the colour in TRANSFER_SRC_OPTIMAL. */
+   if (ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &color) &&
+       ms_image(&dev, VK_FORMAT_D32_SFLOAT,
+                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                VK_IMAGE_ASPECT_DEPTH_BIT, &depth) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, color.view, VK_NULL_HANDLE, depth.view,
+                      &p) &&
+       ctu_program_create(&dev, "ms_fetch", bindings, 2, 0, 2, &prog) &&
+       vkt_buffer_create(&dev, sizeof(struct fetched), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                         VKT_MEMORY_HOST, &out[0]) == VK_SUCCESS &&
+       vkt_buffer_create(&dev, sizeof(struct fetched), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                         VKT_MEMORY_HOST, &out[1]) == VK_SUCCESS &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      pipe = ms_pipeline(&dev, layout, p.pass, NULL, &ds);
+      if (pipe) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ms_begin(cmd, &p, BLUE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         vkCmdEndRenderPass(cmd);
+         attachment_to_shader_read(cmd, color.image, VK_IMAGE_ASPECT_COLOR_BIT,
+                                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+         attachment_to_shader_read(cmd, depth.image, VK_IMAGE_ASPECT_DEPTH_BIT,
+                                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+         fetch_samples(&dev, cmd, &prog, color.view, &out[0]);
+         fetch_samples(&dev, cmd, &prog, depth.view, &out[1]);
+         ctu_compute_to_host_barrier(cmd);
+         VkResult r = vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd);
+         VKT_CHECK(r);
+         if (r == VK_SUCCESS) {
+            uint32_t in[4], bg[4];
+            float_bits(WHITE, in);
+            float_bits(BLUE, bg);
+            check_fetched("RGBA8 colour", out[0].map, in, bg);
+            const float near[4] = {0.5f, 0, 0, 1}, far[4] = {1, 0, 0, 1};
+            float_bits(near, in);
+            float_bits(far, bg);
+            check_fetched("D32 depth", out[1].map, in, bg);
+         }
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   ctu_program_destroy(&dev, &prog);
+   vkt_buffer_destroy(&dev, &out[0]);
+   vkt_buffer_destroy(&dev, &out[1]);
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &depth);
+   vkt_image_destroy(&dev, &color);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* The same for a 4x R8G8B8A8_UINT image (gfx_msaa_uint.frag writes 200,
+ * 100, 50, 255 on a (1, 2, 3, 4) clear), read through a utexture2DMS. */
+TEST_CASE(texel_fetch_reads_every_sample_of_a_4x_integer_image)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   const VkFormat f = VK_FORMAT_R8G8B8A8_UINT;
+   struct vkt_image ms;
+   struct vkt_buffer vb, out;
+   struct ms_pass p;
+   struct ctu_program prog;
+   memset(&ms, 0, sizeof(ms));
+   memset(&out, 0, sizeof(out));
+   memset(&p, 0, sizeof(p));
+   memset(&prog, 0, sizeof(prog));
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   const float c[4] = {200 / 255.0f, 100 / 255.0f, 50 / 255.0f, 1};
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, c);
+   const VkDescriptorSetLayoutBinding bindings[2] = {
+       {0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VkPipelineMultisampleStateCreateInfo msi = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+   };
+   if (ms_image(&dev, f,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, f, ms.view, VK_NULL_HANDLE,
+                             VK_IMAGE_LAYOUT_UNDEFINED, VK_NULL_HANDLE, VK_FORMAT_UNDEFINED, &p) &&
+       ctu_program_create(&dev, "ms_fetch_uint", bindings, 2, 0, 1, &prog) &&
+       vkt_buffer_create(&dev, sizeof(struct fetched), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                         VKT_MEMORY_HOST, &out) == VK_SUCCESS &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .fs = "gfx_msaa_uint.frag",
+                                    .layout = layout,
+                                    .pass = p.pass,
+                                    .ms = &msi};
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      if (pipe) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         VkClearValue clear = {.color = {.uint32 = {1, 2, 3, 4}}};
+         VkRenderPassBeginInfo bi = {
+             .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+             .renderPass = p.pass,
+             .framebuffer = p.fb,
+             .renderArea = {{0, 0}, {GW, GH}},
+             .clearValueCount = 1,
+             .pClearValues = &clear,
+         };
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         vkCmdEndRenderPass(cmd);
+         attachment_to_shader_read(cmd, ms.image, VK_IMAGE_ASPECT_COLOR_BIT,
+                                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+         fetch_samples(&dev, cmd, &prog, ms.view, &out);
+         ctu_compute_to_host_barrier(cmd);
+         VkResult r = vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd);
+         VKT_CHECK(r);
+         if (r == VK_SUCCESS) {
+            const uint32_t in[4] = {200, 100, 50, 255}, bg[4] = {1, 2, 3, 4};
+            check_fetched("RGBA8 UINT", out.map, in, bg);
+         }
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   ctu_program_destroy(&dev, &prog);
+   vkt_buffer_destroy(&dev, &out);
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ms);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
 TEST_CASE(sample_counts_of_images_and_limits)
 {
    struct vkt_context ctx;
@@ -1206,7 +1458,14 @@ TEST_CASE(sample_counts_of_images_and_limits)
        {VK_FORMAT_D32_SFLOAT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
         both, true},
        {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_OPTIMAL,
-        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, VK_SAMPLE_COUNT_1_BIT,
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, both, true},
+       {VK_FORMAT_D32_SFLOAT, VK_IMAGE_TILING_OPTIMAL,
+        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, both, true},
+       {VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TILING_OPTIMAL,
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, both, true},
+       /* No multisampled storage images (shaderStorageImageMultisample). */
+       {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TILING_OPTIMAL,
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT, VK_SAMPLE_COUNT_1_BIT,
         false},
        {VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, both,
         false},
@@ -1232,6 +1491,11 @@ TEST_CASE(sample_counts_of_images_and_limits)
    }
    const VkPhysicalDeviceLimits *l = &ctx.props.limits;
    CHECK(l->framebufferColorSampleCounts & VK_SAMPLE_COUNT_4_BIT);
+   /* The spec's required minimum ("Required Limits"). */
+   CHECK(l->sampledImageColorSampleCounts & VK_SAMPLE_COUNT_4_BIT);
+   CHECK(l->sampledImageIntegerSampleCounts & VK_SAMPLE_COUNT_4_BIT);
+   CHECK(l->sampledImageDepthSampleCounts & VK_SAMPLE_COUNT_4_BIT);
+   CHECK(l->sampledImageStencilSampleCounts & VK_SAMPLE_COUNT_4_BIT);
    CHECK(l->framebufferDepthSampleCounts & VK_SAMPLE_COUNT_4_BIT);
    CHECK(l->standardSampleLocations);
    CHECK(l->maxSampleMaskWords >= 1);
@@ -1239,8 +1503,11 @@ TEST_CASE(sample_counts_of_images_and_limits)
       CHECK_EQ_U64(l->framebufferColorSampleCounts, both);
       CHECK_EQ_U64(l->framebufferStencilSampleCounts, both);
       CHECK_EQ_U64(l->framebufferNoAttachmentsSampleCounts, both);
-      CHECK_EQ_U64(l->sampledImageColorSampleCounts, VK_SAMPLE_COUNT_1_BIT);
-      CHECK_EQ_U64(l->sampledImageDepthSampleCounts, VK_SAMPLE_COUNT_1_BIT);
+      CHECK_EQ_U64(l->sampledImageColorSampleCounts, both);
+      CHECK_EQ_U64(l->sampledImageIntegerSampleCounts, both);
+      CHECK_EQ_U64(l->sampledImageDepthSampleCounts, both);
+      CHECK_EQ_U64(l->sampledImageStencilSampleCounts, both);
+      CHECK_EQ_U64(l->storageImageSampleCounts, VK_SAMPLE_COUNT_1_BIT);
       CHECK_EQ_U64(l->maxSampleMaskWords, 1);
    }
    vkt_teardown(&ctx, &dev);

@@ -214,13 +214,16 @@ static const struct {
 };
 
 /* vkppu's sampleCounts for a 2D image of one usage: 1 | 4 for optimal
- * attachments, else 1. */
+ * attachments, and for optimal sampled images of formats that are
+ * attachments too (texelFetch of a 4x view); else 1. */
 static VkSampleCountFlags expected_sample_counts(VkFormatFeatureFlags features,
                                                  VkImageTiling tiling, VkImageUsageFlags usage)
 {
-   (void)features; /* the usage needs its feature, checked by the caller */
+   const VkFormatFeatureFlags attachment_features =
+       VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
    bool attachment = usage == VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT ||
-                     usage == VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+                     usage == VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT ||
+                     (usage == VK_IMAGE_USAGE_SAMPLED_BIT && (features & attachment_features));
    return tiling == VK_IMAGE_TILING_OPTIMAL && attachment
               ? VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT
               : VK_SAMPLE_COUNT_1_BIT;
@@ -482,6 +485,7 @@ TEST_CASE(image_format_properties_follow_the_limits)
       VkImageCreateFlags flags;
       VkExtent3D extent;
       uint32_t levels, layers;
+      VkSampleCountFlags samples; /* 4x: optimal 2D attachment formats */
    } ok[] = {
        {VK_FORMAT_R8G8B8A8_UNORM,
         VK_IMAGE_TYPE_1D,
@@ -489,42 +493,48 @@ TEST_CASE(image_format_properties_follow_the_limits)
         0,
         {l->maxImageDimension1D, 1, 1},
         full_chain(l->maxImageDimension1D),
-        l->maxImageArrayLayers},
+        l->maxImageArrayLayers,
+        VK_SAMPLE_COUNT_1_BIT},
        {VK_FORMAT_R8G8B8A8_UNORM,
         VK_IMAGE_TYPE_2D,
         VK_IMAGE_TILING_OPTIMAL,
         0,
         {l->maxImageDimension2D, l->maxImageDimension2D, 1},
         full_chain(l->maxImageDimension2D),
-        l->maxImageArrayLayers},
+        l->maxImageArrayLayers,
+        VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT},
        {VK_FORMAT_R32_SFLOAT,
         VK_IMAGE_TYPE_3D,
         VK_IMAGE_TILING_OPTIMAL,
         0,
         {l->maxImageDimension3D, l->maxImageDimension3D, l->maxImageDimension3D},
         full_chain(l->maxImageDimension3D),
-        1},
+        1,
+        VK_SAMPLE_COUNT_1_BIT},
        {VK_FORMAT_BC7_UNORM_BLOCK,
         VK_IMAGE_TYPE_2D,
         VK_IMAGE_TILING_OPTIMAL,
         VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT,
         {l->maxImageDimensionCube, l->maxImageDimensionCube, 1},
         full_chain(l->maxImageDimensionCube),
-        l->maxImageArrayLayers},
+        l->maxImageArrayLayers,
+        VK_SAMPLE_COUNT_1_BIT},
        {VK_FORMAT_D24_UNORM_S8_UINT,
         VK_IMAGE_TYPE_2D,
         VK_IMAGE_TILING_OPTIMAL,
         VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT,
         {l->maxImageDimension2D, l->maxImageDimension2D, 1},
         full_chain(l->maxImageDimension2D),
-        l->maxImageArrayLayers},
+        l->maxImageArrayLayers,
+        VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT},
        {VK_FORMAT_R16G16_SFLOAT,
         VK_IMAGE_TYPE_2D,
         VK_IMAGE_TILING_LINEAR,
         0,
         {l->maxImageDimension2D, l->maxImageDimension2D, 1},
         1,
-        1},
+        1,
+        VK_SAMPLE_COUNT_1_BIT},
    };
    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
       VkImageFormatProperties p;
@@ -534,7 +544,7 @@ TEST_CASE(image_format_properties_follow_the_limits)
       CHECK_MSG(p.maxExtent.width == ok[i].extent.width &&
                     p.maxExtent.height == ok[i].extent.height &&
                     p.maxExtent.depth == ok[i].extent.depth && p.maxMipLevels == ok[i].levels &&
-                    p.maxArrayLayers == ok[i].layers && p.sampleCounts == VK_SAMPLE_COUNT_1_BIT &&
+                    p.maxArrayLayers == ok[i].layers && p.sampleCounts == ok[i].samples &&
                     p.maxResourceSize >= (1ull << 31),
                 "case %zu: extent %ux%ux%u, %u levels, %u layers, samples 0x%x, max size %llu", i,
                 p.maxExtent.width, p.maxExtent.height, p.maxExtent.depth, p.maxMipLevels,

@@ -68,7 +68,7 @@ TEST_CASE(corrupted_words_never_crash)
 TEST_CASE(unsupported_feature_names_the_instruction)
 {
    size_t n = 0;
-   uint32_t *words = ctu_load_spirv("unsupported_image", &n);
+   uint32_t *words = ctu_load_spirv("image_query_lod", &n);
    REQUIRE(words);
    char err[256] = "";
    CHECK(compile(words, n, "main", 255, err, sizeof(err)) != 0);

@@ -49,9 +49,9 @@ static void check_rejected(const char *shader, const char *want)
    free(words);
 }
 
-TEST_CASE(multisampled_images_are_rejected_by_name)
+TEST_CASE(multisampled_storage_images_are_rejected_by_name)
 {
-   check_rejected("unsupported_image", "multisampled");
+   check_rejected("ms_storage_image", "StorageImageMultisample");
 }
 
 /* glslang turns texture() outside fragment shaders into an explicit lod 0,

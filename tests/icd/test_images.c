@@ -758,7 +758,7 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
        {"ASTC", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"input attachment of a format that is no attachment", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"storage sRGB", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
-       {"4 samples of a sampled image", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
+       {"4 samples of a storage image", base, VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"sparse", base, VK_ERROR_FEATURE_NOT_PRESENT},
        {"3D BC1", image_info(VK_FORMAT_BC1_RGB_UNORM_BLOCK, VK_IMAGE_TYPE_3D, 8, 8, 8, 1, 1),
         VK_ERROR_FORMAT_NOT_SUPPORTED},
@@ -805,6 +805,7 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
    cases[2].ci.format = VK_FORMAT_R8G8B8A8_SRGB;
    cases[2].ci.usage = VK_IMAGE_USAGE_STORAGE_BIT;
    cases[3].ci.samples = VK_SAMPLE_COUNT_4_BIT;
+   cases[3].ci.usage = VK_IMAGE_USAGE_STORAGE_BIT;
    cases[4].ci.flags = VK_IMAGE_CREATE_SPARSE_BINDING_BIT;
    cases[10].ci.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
    cases[11].ci.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
