@@ -520,6 +520,45 @@ TEST_CASE(depth_and_stencil_are_tested_per_sample)
    vkt_teardown(&ctx, &dev);
 }
 
+/* The pipeline of gfx_msaa_uint.frag (the vertex colour as 8-bit integers)
+ * at 4x for `pass`; VK_NULL_HANDLE (and a failed case) on error. */
+static VkPipeline uint_pipeline(struct vkt_device *dev, VkPipelineLayout layout, VkRenderPass pass)
+{
+   VkPipelineMultisampleStateCreateInfo msi = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+   };
+   struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                 .fs = "gfx_msaa_uint.frag",
+                                 .layout = layout,
+                                 .pass = pass,
+                                 .ms = &msi};
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VKT_CHECK(gtu_pipeline(dev, &d, &pipe));
+   return pipe;
+}
+
+/* Records the pass p on an integer colour attachment cleared to
+ * (1, 2, 3, 4) with the triangle of vb drawn by pipe. */
+static void draw_uint_triangle(VkCommandBuffer cmd, const struct ms_pass *p, VkPipeline pipe,
+                               const struct vkt_buffer *vb)
+{
+   VkClearValue clear = {.color = {.uint32 = {1, 2, 3, 4}}};
+   VkRenderPassBeginInfo bi = {
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+       .renderPass = p->pass,
+       .framebuffer = p->fb,
+       .renderArea = {{0, 0}, {GW, GH}},
+       .clearValueCount = 1,
+       .pClearValues = &clear,
+   };
+   vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+   gtu_bind_vertex_buffer(cmd, vb);
+   vkCmdDraw(cmd, 3, 1, 0, 0);
+   vkCmdEndRenderPass(cmd);
+}
+
 /* An integer colour attachment at 4x (R8G8B8A8_UINT): the resolve
  * attachment takes sample 0 of each pixel (integers have no average), so a
  * pixel is the triangle's colour exactly where sample 0 is covered. */
@@ -540,10 +579,6 @@ TEST_CASE(integer_attachments_resolve_sample_zero)
    struct gvertex v[3];
    triangle_vertices(v, 0.5f, c);
    VkPipeline pipe = VK_NULL_HANDLE;
-   VkPipelineMultisampleStateCreateInfo msi = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
-   };
    if (ms_image(&dev, f, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                 VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
        test_image(&dev, f, VK_SAMPLE_COUNT_1_BIT,
@@ -554,28 +589,10 @@ TEST_CASE(integer_attachments_resolve_sample_zero)
        ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, f, ms.view, one.view,
                              VK_IMAGE_LAYOUT_UNDEFINED, VK_NULL_HANDLE, VK_FORMAT_UNDEFINED, &p) &&
        gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
-      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-                                    .fs = "gfx_msaa_uint.frag",
-                                    .layout = layout,
-                                    .pass = p.pass,
-                                    .ms = &msi};
-      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      pipe = uint_pipeline(&dev, layout, p.pass);
       if (pipe) {
          VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
-         VkClearValue clear = {.color = {.uint32 = {1, 2, 3, 4}}};
-         VkRenderPassBeginInfo bi = {
-             .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-             .renderPass = p.pass,
-             .framebuffer = p.fb,
-             .renderArea = {{0, 0}, {GW, GH}},
-             .clearValueCount = 1,
-             .pClearValues = &clear,
-         };
-         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
-         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-         gtu_bind_vertex_buffer(cmd, &vb);
-         vkCmdDraw(cmd, 3, 1, 0, 0);
-         vkCmdEndRenderPass(cmd);
+         draw_uint_triangle(cmd, &p, pipe, &vb);
          VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                      .imageExtent = {GW, GH, 1}};
          vkCmdCopyImageToBuffer(cmd, one.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, out.buffer, 1,
@@ -1379,10 +1396,6 @@ TEST_CASE(texel_fetch_reads_every_sample_of_a_4x_integer_image)
        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
    };
    VkPipeline pipe = VK_NULL_HANDLE;
-   VkPipelineMultisampleStateCreateInfo msi = {
-       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
-   };
    if (ms_image(&dev, f,
                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
@@ -1393,28 +1406,10 @@ TEST_CASE(texel_fetch_reads_every_sample_of_a_4x_integer_image)
        vkt_buffer_create(&dev, sizeof(struct fetched), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                          VKT_MEMORY_HOST, &out) == VK_SUCCESS &&
        gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
-      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-                                    .fs = "gfx_msaa_uint.frag",
-                                    .layout = layout,
-                                    .pass = p.pass,
-                                    .ms = &msi};
-      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      pipe = uint_pipeline(&dev, layout, p.pass);
       if (pipe) {
          VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
-         VkClearValue clear = {.color = {.uint32 = {1, 2, 3, 4}}};
-         VkRenderPassBeginInfo bi = {
-             .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-             .renderPass = p.pass,
-             .framebuffer = p.fb,
-             .renderArea = {{0, 0}, {GW, GH}},
-             .clearValueCount = 1,
-             .pClearValues = &clear,
-         };
-         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
-         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-         gtu_bind_vertex_buffer(cmd, &vb);
-         vkCmdDraw(cmd, 3, 1, 0, 0);
-         vkCmdEndRenderPass(cmd);
+         draw_uint_triangle(cmd, &p, pipe, &vb);
          attachment_to_shader_read(cmd, ms.image, VK_IMAGE_ASPECT_COLOR_BIT,
                                    VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
          fetch_samples(&dev, cmd, &prog, ms.view, &out);
