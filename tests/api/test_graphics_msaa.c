@@ -166,9 +166,9 @@ static bool ms_pass_create_layout(struct vkt_device *dev, VkAttachmentLoadOp loa
                                          depth_format,
                                          VK_SAMPLE_COUNT_4_BIT,
                                          VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                         VK_ATTACHMENT_STORE_OP_STORE, /* sampled_4x_images */
+                                         VK_ATTACHMENT_STORE_OP_STORE, /* texel_fetch cases */
                                          VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                         VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                         VK_ATTACHMENT_STORE_OP_STORE,
                                          VK_IMAGE_LAYOUT_UNDEFINED,
                                          VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
       depth_ref.attachment = n;
@@ -1365,6 +1365,111 @@ TEST_CASE(texel_fetch_reads_every_sample_of_4x_colour_and_depth_images)
    vkt_buffer_destroy(&dev, &out[1]);
    ms_pass_destroy(&dev, &p);
    vkt_image_destroy(&dev, &depth);
+   vkt_image_destroy(&dev, &color);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* The stencil aspect of a 4x D32_SFLOAT_S8_UINT image: the triangle writes
+ * stencil 1 (REPLACE) over a 0 clear, and a stencil view read through a
+ * utexture2DMS gives (1, 0, 0, 1) for covered samples, (0, 0, 0, 1) for the
+ * rest. */
+TEST_CASE(texel_fetch_reads_every_sample_of_a_4x_stencil_aspect)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   const VkFormat f = VK_FORMAT_D32_SFLOAT_S8_UINT;
+   const VkImageUsageFlags ds_usage =
+       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+   VkImageFormatProperties ifp;
+   if (vkGetPhysicalDeviceImageFormatProperties(ctx.physical_device, f, VK_IMAGE_TYPE_2D,
+                                                VK_IMAGE_TILING_OPTIMAL, ds_usage, 0,
+                                                &ifp) != VK_SUCCESS ||
+       !(ifp.sampleCounts & VK_SAMPLE_COUNT_4_BIT)) {
+      CHECK_MSG(!ctx.is_vkppu, "vkppu: D32_SFLOAT_S8_UINT is not a sampled 4x image");
+      vkt_skip("no sampled 4x D32_SFLOAT_S8_UINT");
+      vkt_teardown(&ctx, &dev);
+      return;
+   }
+   struct vkt_image color, ds;
+   struct vkt_buffer vb, out;
+   struct ms_pass p;
+   struct ctu_program prog;
+   VkImageView stencil_view = VK_NULL_HANDLE;
+   memset(&color, 0, sizeof(color));
+   memset(&ds, 0, sizeof(ds));
+   memset(&out, 0, sizeof(out));
+   memset(&p, 0, sizeof(p));
+   memset(&prog, 0, sizeof(prog));
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, WHITE);
+   const VkDescriptorSetLayoutBinding bindings[2] = {
+       {0, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   const VkStencilOpState write_one = {VK_STENCIL_OP_KEEP,
+                                       VK_STENCIL_OP_REPLACE,
+                                       VK_STENCIL_OP_KEEP,
+                                       VK_COMPARE_OP_ALWAYS,
+                                       0xff,
+                                       0xff,
+                                       1};
+   const VkPipelineDepthStencilStateCreateInfo dsi = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+       .stencilTestEnable = VK_TRUE,
+       .front = write_one,
+       .back = write_one};
+   VkPipeline pipe = VK_NULL_HANDLE;
+   const VkImageAspectFlags both = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+   if (ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &color) &&
+       ms_image(&dev, f, ds_usage, both, &ds) &&
+       ms_pass_create_layout(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_FORMAT_R8G8B8A8_UNORM,
+                             color.view, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED, ds.view, f,
+                             &p) &&
+       ctu_program_create(&dev, "ms_fetch_uint", bindings, 2, 0, 1, &prog) &&
+       vkt_buffer_create(&dev, sizeof(struct fetched), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                         VKT_MEMORY_HOST, &out) == VK_SUCCESS &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      VkImageViewCreateInfo vci = {
+          .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+          .image = ds.image,
+          .viewType = VK_IMAGE_VIEW_TYPE_2D,
+          .format = f,
+          .subresourceRange = {VK_IMAGE_ASPECT_STENCIL_BIT, 0, 1, 0, 1},
+      };
+      VKT_CHECK(vkCreateImageView(dev.device, &vci, NULL, &stencil_view));
+      pipe = ms_pipeline(&dev, layout, p.pass, NULL, &dsi);
+      if (pipe && stencil_view) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ms_begin(cmd, &p, BLUE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         vkCmdEndRenderPass(cmd);
+         attachment_to_shader_read(cmd, ds.image, both,
+                                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+         fetch_samples(&dev, cmd, &prog, stencil_view, &out);
+         ctu_compute_to_host_barrier(cmd);
+         VkResult r = vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd);
+         VKT_CHECK(r);
+         if (r == VK_SUCCESS) {
+            const uint32_t in[4] = {1, 0, 0, 1}, bg[4] = {0, 0, 0, 1};
+            check_fetched("D32S8 stencil", out.map, in, bg);
+         }
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyImageView(dev.device, stencil_view, NULL);
+   ctu_program_destroy(&dev, &prog);
+   vkt_buffer_destroy(&dev, &out);
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ds);
    vkt_image_destroy(&dev, &color);
    vkDestroyPipelineLayout(dev.device, layout, NULL);
    vkt_teardown(&ctx, &dev);
