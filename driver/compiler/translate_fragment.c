@@ -401,6 +401,16 @@ uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
    }
 }
 
+/* Scalars in a value of `type` (inputs: scalars, vectors, arrays). */
+static uint64_t leaf_count(struct xl_ctx *c, uint32_t type)
+{
+   const struct spirv_type *t = spirv_type(c->m, type);
+   uint64_t n = 0;
+   if (t && t->kind == SPIRV_TYPE_ARRAY && spirv_array_length(c->m, type, &n))
+      return n * leaf_count(c, t->u.array.element_type);
+   return t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_count : 1;
+}
+
 /* The leaf an interpolant pointer starts at: the variable itself or an
  * access chain into it with constant indices (array element, vector
  * component). NULL after xl_fail otherwise. */
@@ -424,6 +434,8 @@ static const struct xl_gfx_var *interpolant(struct xl_ctx *c, uint32_t id, uint3
       uint32_t type = spirv_id_type(c->m, xl_word(c, def, 0));
       const struct spirv_type *t = spirv_type(c->m, type);
       type = t && t->kind == SPIRV_TYPE_POINTER ? t->u.pointer.pointee_type : 0;
+      if (def->operand_count == 1) /* no indices: the base itself */
+         return v;
       for (uint32_t k = 1; k < def->operand_count; k++) {
          uint64_t idx;
          t = spirv_type(c->m, type);
@@ -487,13 +499,21 @@ void xl_fragment_interpolate(struct xl_ctx *c, const struct spirv_inst *inst, ui
       }
    }
    struct xl_val d = xl_new_val(c, inst->result_type);
+   if ((uint64_t)leaf + d.count > leaf_count(c, c->global_ptrs[v->id].type)) {
+      xl_fail(c, "interpolant %%%u: an index beyond its variable", xl_word(c, inst, 2));
+      return;
+   }
    uint32_t w = 0;
    for (uint32_t k = 0; k < d.count && !c->failed; k++) {
       uint32_t location, component, s = 0;
       if (!xl_gfx_leaf_slot(c, v, leaf + k, &location, &component))
          return;
-      while (c->gfx->slot_location[s] != location)
+      while (s < c->gfx->slot_count && c->gfx->slot_location[s] != location)
          s++;
+      if (s == c->gfx->slot_count) { /* an index beyond the variable */
+         xl_fail(c, "interpolant %%%u: location %u is not an input", xl_word(c, inst, 2), location);
+         return;
+      }
       xl_mov(c, xl_comp(c, d, k), input_value(c, s, component, dx, dy, &w), 1);
    }
    xl_set(c, inst->result_id, d);

@@ -264,6 +264,8 @@ static int compile_fragment_corrupt(const uint32_t *words, size_t count, char *e
 TEST_CASE(corrupted_fragment_shaders_never_crash)
 {
    ctu_check_corruptions("gfx_varyings_fs", 7, 150, compile_fragment_corrupt);
+   /* interpolateAt* with damaged pointers, indices and types. */
+   ctu_check_corruptions("gfx_interpolate_fs", 13, 150, compile_fragment_corrupt);
    ctu_check_corruptions("gfx_discard_fs", 11, 150, compile_fragment_corrupt);
 }
 
