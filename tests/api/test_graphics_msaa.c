@@ -1398,6 +1398,9 @@ TEST_CASE(sample_shading_runs_the_fragment_shader_per_sample)
        {"gfx_ss_sample_in.frag", VK_FALSE, 0, {sx2, sy2, 0, 1}, EXACT},
        {"gfx_ss_mask_in.frag", VK_TRUE, 1.0f, {0.25f, 0.25f, 0.25f, 0.25f}, EXACT},
        {"gfx_ss_fract.frag", VK_TRUE, 1.0f, {sx2, sy2, 0, 1}, OPEN_RGBA},
+       /* minSampleShading 0.25: one invocation a pixel is enough (vkppu: at
+        * the centre). */
+       {"gfx_ss_fract.frag", VK_TRUE, 0.25f, {0.25f, 0.25f, 0, 1}, OPEN_RGBA},
        /* Sample 3 at (x3, y3); the centre plus (-0.25, 0.125). */
        {"gfx_ss_interpolate_at.frag",
         VK_FALSE,
@@ -1457,6 +1460,77 @@ TEST_CASE(sample_shading_runs_the_fragment_shader_per_sample)
             for (unsigned i = 0; i < GW * GH && !ctx.is_vkppu && sc->open == OPEN_ALPHA; i++)
                want[i] = (want[i] & 0xffffffu) | (got[i] & 0xff000000u);
             CHECK(gtu_check(&t, want, 1, sc->fs) == 0);
+         }
+         vkDestroyPipeline(dev.device, pipe, NULL);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ms);
+   gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* Per-sample shading at the triangle's edges: each covered sample gets
+ * gl_SampleID's one-hot colour, uncovered samples keep the blue clear, so a
+ * pixel resolves to the mean of exactly those. */
+TEST_CASE(sample_shading_writes_only_the_covered_samples)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   VkPhysicalDeviceFeatures features = {.sampleRateShading = VK_TRUE};
+   struct vkt_device_desc desc = {.features = &features};
+   if (!gtu_setup_device(&ctx, &dev, &desc))
+      return;
+   struct gtarget t;
+   struct vkt_image ms;
+   struct ms_pass p;
+   memset(&ms, 0, sizeof(ms));
+   memset(&p, 0, sizeof(p));
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, WHITE);
+   struct vkt_buffer vb;
+   VkPipelineMultisampleStateCreateInfo msi = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+   };
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view, VK_NULL_HANDLE,
+                      &p) &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .fs = "gfx_ss_sample_id.frag",
+                                    .layout = layout,
+                                    .pass = p.pass,
+                                    .ms = &msi};
+      VkPipeline pipe = VK_NULL_HANDLE;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      if (pipe) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ms_begin(cmd, &p, BLUE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH];
+            for (unsigned y = 0; y < GH; y++) {
+               for (unsigned x = 0; x < GW; x++) {
+                  unsigned m = covered_samples(x, y);
+                  float sum[4] = {0, 0, 0, 0};
+                  for (unsigned s = 0; s < 4; s++) {
+                     for (unsigned c = 0; c < 4; c++)
+                        sum[c] += m >> s & 1 ? (c == s ? 1.0f : 0.0f) : BLUE[c];
+                  }
+                  want[y * GW + x] = gtu_rgba(code(sum[0] / 4), code(sum[1] / 4), code(sum[2] / 4),
+                                              code(sum[3] / 4));
+               }
+            }
+            CHECK(gtu_check(&t, want, 1, "gl_SampleID at the edges") == 0);
          }
          vkDestroyPipeline(dev.device, pipe, NULL);
       }
