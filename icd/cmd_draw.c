@@ -169,7 +169,7 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
        f2u(line >= 1.0f && line <= 16.0f ? line : 1.0f),
        PICK(VKPPU_DYN_RASTERIZER_DISCARD_ENABLE, rasterizer_discard),
        g->pixel_order,
-       0, /* SAMPLE_SHADING: sampleShadingEnable is refused (docs/graphics.md "Left") */
+       g->sample_shading,
        g->clip_distance_mask,
    };
    vkppu_gfx_emit(pb, PPU_GFX_TOPOLOGY, 16, raster);

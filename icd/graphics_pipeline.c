@@ -143,7 +143,8 @@ static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeli
        .attribute_count = attr_count,
        .bindings = binds,
        .binding_count = bind_count,
-       .samples = 1,
+       .samples = 1u << pipe->gfx->samples_log2,
+       .sample_shading = pipe->gfx->sample_shading,
    };
    if (fs)
       req.fragment = (struct drv_compile_request){.spirv = fs->module->words,
@@ -188,6 +189,9 @@ static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeli
    if (has_fs)
       g->fragment = descriptor(&bin.fragment, &bin.fragment_info, pipe->code_bo->va + fs_offset);
    g->clip_distance_mask = (1u << bin.clip_distance_count) - 1u;
+   /* The request, or what the shader implies (SampleId, SamplePosition, a
+    * Sample input); per sample only means something at 4x. */
+   g->sample_shading = has_fs && g->samples_log2 == 2 && bin.fragment_info.sample_shading ? 1u : 0u;
    uint32_t slots = bin.vertex_info.attribute_count;
    g->scratch_size =
        (32u * PPU_GFX_VERTEX_STRIDE(slots) + PPU_GFX_PRIMITIVE_STRIDE(slots) + 255u) & ~255u;

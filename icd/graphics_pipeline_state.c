@@ -4,7 +4,7 @@
  * the states the pipeline leaves dynamic (cmd_draw.c).
  *
  * What the device does not support (adjacency and patch topologies,
- * FILL_RECTANGLE, rasterization samples other than 1) is
+ * FILL_RECTANGLE, rasterization samples other than 1 and 4) is
  * refused with a message; the matching features are not reported, so only
  * an invalid application gets there. */
 #include <string.h>
@@ -136,9 +136,14 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
       if (ms->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT &&
           ms->rasterizationSamples != VK_SAMPLE_COUNT_4_BIT)
          return "rasterizationSamples must be 1 or 4 (the ROP's sample counts)";
-      if (ms->sampleShadingEnable)
-         return "sample shading is not supported (sampleRateShading is not reported)";
       g->samples_log2 = ms->rasterizationSamples == VK_SAMPLE_COUNT_4_BIT ? 2u : 0u;
+      /* Vulkan "Sample Shading": at least ceil(minSampleShading * samples)
+       * invocations per pixel; more than one at 4x means once per sample
+       * (the engine's only other rate). The compiler may still imply it. */
+      g->sample_shading =
+          ms->sampleShadingEnable && g->samples_log2 == 2 && ms->minSampleShading * 4.0f > 1.0f
+              ? 1u
+              : 0u;
       /* Samples beyond rasterizationSamples do not exist: at 1x only bit 0
        * counts (the raster engine reads sample 0 of the mask). */
       g->sample_mask = ms->pSampleMask ? ms->pSampleMask[0] & 0xfu : 0xfu;

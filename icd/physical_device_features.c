@@ -72,6 +72,10 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
     * Index 1 of location 0 (the compiler's DUAL_SOURCE). */
    pFeatures->logicOp = VK_TRUE;
    pFeatures->dualSrcBlend = VK_TRUE;
+   /* SAMPLE_SHADING runs a 4x fragment program once per sample; the
+    * compiler evaluates Sample inputs, SamplePosition and interpolateAt*
+    * (api.graphics_msaa's sample shading cases). */
+   pFeatures->sampleRateShading = VK_TRUE;
    /* Points of gl_PointSize and lines of LINE_WIDTH pixels
     * (pointSizeRange, lineWidthRange). */
    pFeatures->largePoints = VK_TRUE;

@@ -38,7 +38,10 @@ struct vkppu_gfx_pipeline {
    uint32_t depth_clamp, polygon_mode;
    uint32_t blend[PPU_GFX_COLOR_TARGETS][2];
    uint32_t alpha_to_coverage, sample_mask, clip_distance_mask;
-   uint32_t samples_log2;    /* SAMPLES_LOG2: 0 or 2 (rasterizationSamples 1 or 4) */
+   uint32_t samples_log2; /* SAMPLES_LOG2: 0 or 2 (rasterizationSamples 1 or 4) */
+   /* SAMPLE_SHADING: the fragment program runs once per sample (4x only);
+    * the state sets the pipeline's request, the compile the final word. */
+   uint32_t sample_shading;
    uint32_t logic_op_enable; /* LOGIC_OP bit 4; the op is values.logic_op */
    uint32_t pixel_order;     /* enum ppu_gfx_pixel_order (VK_AMD_rasterization_order) */
 };

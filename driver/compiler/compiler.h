@@ -124,6 +124,9 @@ struct drv_graphics_compile_request {
    const struct drv_vertex_binding *bindings;
    uint32_t binding_count;
    uint32_t samples; /* rasterizationSamples, 1 or 4: where centroid evaluates */
+   /* The pipeline asks for per-sample shading (sampleShadingEnable with
+    * minSampleShading * samples > 1); the shader may imply it anyway. */
+   uint32_t sample_shading; /* 0 or 1 */
 };
 
 /* What the driver copies into a struct ppu_gfx_program besides the code. */
@@ -133,6 +136,10 @@ struct drv_graphics_program_info {
    uint32_t output_mask;     /* fragment: color targets written */
    uint64_t interpolation;   /* fragment: 2 bits per slot, enum ppu_gfx_interpolation */
    uint64_t centroid_mask;   /* fragment: bit per slot */
+   /* Fragment: the program is compiled to run once per sample (SAMPLE_SHADING
+    * at 4x): requested, or implied by SampleId, SamplePosition or a
+    * Sample-decorated input (Vulkan "Sample Shading"). */
+   uint32_t sample_shading; /* 0 or 1 */
 };
 
 #define DRV_GFX_MAX_SLOTS 32u

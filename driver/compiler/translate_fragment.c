@@ -144,35 +144,67 @@ static bool reserve_outputs(struct xl_ctx *c)
    return true;
 }
 
-/* Where centroid slots evaluate (docs/graphics-hw.md: the first covered
- * sample, picked from R1): with 4 samples, the offset of that sample from
- * the pixel centre, unless all or none are covered (the centre is then
- * inside the primitive); with 1 sample, the centre. */
-static void centroid_position(struct xl_ctx *c, uint32_t *dx, uint32_t *dy)
+/* Standard 4x sample locations minus the pixel centre (Vulkan "Multisample
+ * Rasterization"): x (-1, 3, -3, 1) / 8, y (-3, -1, 1, 3) / 8. */
+static const float sample_ox[4] = {-0.125f, 0.375f, -0.375f, 0.125f};
+static const float sample_oy[4] = {-0.375f, -0.125f, 0.125f, 0.375f};
+
+/* The offset of sample s (a vreg) from the pixel centre at 4x: a SEL per
+ * sample, (0, 0) for an index beyond 3 (out of range: undefined in Vulkan,
+ * the centre here). */
+static void sample_offset(struct xl_ctx *c, uint32_t s, uint32_t *ox, uint32_t *oy)
 {
-   *dx = xl_gfx_read_reg(c, XL_FS_DX);
-   *dy = xl_gfx_read_reg(c, XL_FS_DY);
-   if (c->gfx->req->samples != 4)
-      return;
-   /* Standard 4x locations minus the centre: x (-1, 3, -3, 1) / 8,
-    * y (-3, -1, 1, 3) / 8 for samples 0..3. */
-   static const float ox[4] = {-0.125f, 0.375f, -0.375f, 0.125f};
-   uint32_t mask = xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_STATE), 0xf);
-   uint32_t s = op2(c, PPU_OP_FFS, PPU_TYPE_U32, mask, 0);
    uint32_t off_x = xl_imm32(c, 0), off_y = xl_imm32(c, 0);
    for (uint32_t k = 0; k < 4; k++) {
       struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, s, k);
       i->f.subop = PPU_CMP_EQ;
       i->f.pd = 0;
       uint32_t nx = ir_new_vreg(c->ir, 1), ny = ir_new_vreg(c->ir, 1);
-      i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, nx, xl_imm32(c, xl_gfx_f32(ox[k])), off_x);
+      i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, nx, xl_imm32(c, xl_gfx_f32(sample_ox[k])), off_x);
       i->f.ps = 0;
-      i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, ny, xl_imm32(c, xl_gfx_f32(0.25f * k - 0.375f)),
-                off_y);
+      i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, ny, xl_imm32(c, xl_gfx_f32(sample_oy[k])), off_y);
       i->f.ps = 0;
       off_x = nx;
       off_y = ny;
    }
+   *ox = off_x;
+   *oy = off_y;
+}
+
+static uint32_t sample_index(struct xl_ctx *c)
+{
+   return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_STATE), 8 | 2 << 8);
+}
+
+/* The pixel centre minus the record's origin: R4/R5, less the shaded
+ * sample's offset when the program runs per sample at 4x. */
+static void centre_position(struct xl_ctx *c, uint32_t *dx, uint32_t *dy)
+{
+   *dx = xl_gfx_read_reg(c, XL_FS_DX);
+   *dy = xl_gfx_read_reg(c, XL_FS_DY);
+   if (!c->gfx->per_sample)
+      return;
+   uint32_t ox, oy;
+   sample_offset(c, sample_index(c), &ox, &oy);
+   *dx = op2(c, PPU_OP_FSUB, PPU_TYPE_F32, *dx, ox);
+   *dy = op2(c, PPU_OP_FSUB, PPU_TYPE_F32, *dy, oy);
+}
+
+/* Where centroid slots evaluate (docs/graphics-hw.md: the first covered
+ * sample, picked from R1): with 4 samples, the offset of that sample from
+ * the pixel centre, unless all or none are covered (the centre is then
+ * inside the primitive); with 1 sample, the centre. Running per sample,
+ * the shaded sample itself (R4/R5): it is covered, and Vulkan's centroid
+ * then is that sample. */
+static void centroid_position(struct xl_ctx *c, uint32_t *dx, uint32_t *dy)
+{
+   *dx = xl_gfx_read_reg(c, XL_FS_DX);
+   *dy = xl_gfx_read_reg(c, XL_FS_DY);
+   if (c->gfx->req->samples != 4 || c->gfx->per_sample)
+      return;
+   uint32_t mask = xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_STATE), 0xf);
+   uint32_t off_x, off_y;
+   sample_offset(c, op2(c, PPU_OP_FFS, PPU_TYPE_U32, mask, 0), &off_x, &off_y);
    /* All four covered: the centre. */
    struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, mask, 0xf);
    i->f.subop = PPU_CMP_EQ;
@@ -206,6 +238,25 @@ static uint32_t input_value(struct xl_ctx *c, uint32_t s, uint32_t comp, uint32_
    return op2(c, PPU_OP_FMUL, PPU_TYPE_F32, v, *w_clip);
 }
 
+/* Vulkan "Sample Shading": a fragment shader that reads SampleId or
+ * SamplePosition, or has a Sample-decorated input, runs per sample. */
+static bool implies_sample_shading(struct xl_ctx *c)
+{
+   const struct xl_gfx *g = c->gfx;
+   for (uint32_t i = 0; i < g->var_count; i++)
+      if (!g->vars[i].is_output && g->vars[i].sample)
+         return true;
+   /* Built-in inputs are not interface variables of g (they are read
+    * where used): the entry point's interface names them. */
+   for (uint32_t i = 0; i < g->ep->interface_count; i++) {
+      uint32_t id = spirv_module_operand_word(c->m, g->ep->interface_first + i), b;
+      if (spirv_decoration_literal(c->m, id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn, &b) &&
+          (b == SPIRV_BUILT_IN_SampleId || b == SPIRV_BUILT_IN_SamplePosition))
+         return true;
+   }
+   return false;
+}
+
 bool xl_fragment_begin(struct xl_ctx *c)
 {
    struct xl_gfx *g = c->gfx;
@@ -218,6 +269,9 @@ bool xl_fragment_begin(struct xl_ctx *c)
       g->info.flags |= PPU_GFX_PROGRAM_EARLY_TESTS;
    if (!assign_slots(c) || !reserve_outputs(c))
       return false;
+   g->info.sample_shading = g->req->sample_shading || implies_sample_shading(c) ? 1u : 0u;
+   /* At 1x the one sample is the pixel centre: R4/R5 are both. */
+   g->per_sample = g->info.sample_shading && g->req->samples == 4;
    if (may_discard(c)) {
       g->info.flags |= PPU_GFX_PROGRAM_MAY_DISCARD;
       xl_gfx_reserve(c, XL_FS_COVERAGE, 1);
@@ -327,7 +381,16 @@ uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
    case SPIRV_BUILT_IN_HelperInvocation:
       return helper_invocation(c);
    case SPIRV_BUILT_IN_SampleId:
-      return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 8 | 2 << 8);
+      return sample_index(c);
+   case SPIRV_BUILT_IN_SamplePosition: { /* within the pixel: 0.5 + the offset */
+      uint32_t o = xl_imm32(c, 0);
+      if (c->gfx->per_sample) {
+         uint32_t ox, oy;
+         sample_offset(c, sample_index(c), &ox, &oy);
+         o = k ? oy : ox;
+      }
+      return xl_gfx_op_imm(c, PPU_OP_FADD, PPU_TYPE_F32, o, xl_gfx_f32(0.5f));
+   }
    case SPIRV_BUILT_IN_SampleMask:
       return xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 0xf);
    case SPIRV_BUILT_IN_PrimitiveId:
@@ -336,6 +399,124 @@ uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
       xl_fail(c, "unsupported fragment input built-in %u", builtin);
       return ir_new_vreg(c->ir, 1);
    }
+}
+
+/* Scalars in a value of `type` (inputs: scalars, vectors, arrays). */
+static uint64_t leaf_count(struct xl_ctx *c, uint32_t type)
+{
+   const struct spirv_type *t = spirv_type(c->m, type);
+   uint64_t n = 0;
+   if (t && t->kind == SPIRV_TYPE_ARRAY && spirv_array_length(c->m, type, &n))
+      return n * leaf_count(c, t->u.array.element_type);
+   return t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_count : 1;
+}
+
+/* The leaf an interpolant pointer starts at: the variable itself or an
+ * access chain into it with constant indices (array element, vector
+ * component). NULL after xl_fail otherwise. */
+static const struct xl_gfx_var *interpolant(struct xl_ctx *c, uint32_t id, uint32_t *leaf)
+{
+   const struct spirv_inst *def = spirv_id_definition(c->m, id);
+   if (def && def->opcode == SPIRV_OP_Variable) {
+      for (uint32_t i = 0; i < c->gfx->var_count; i++) {
+         const struct xl_gfx_var *v = &c->gfx->vars[i];
+         if (v->id == id && !v->is_output && v->builtin == UINT32_MAX) {
+            *leaf = 0;
+            return v;
+         }
+      }
+   } else if (def && (def->opcode == SPIRV_OP_AccessChain ||
+                      def->opcode == SPIRV_OP_InBoundsAccessChain)) {
+      const struct xl_gfx_var *v = interpolant(c, xl_word(c, def, 0), leaf);
+      if (!v)
+         return NULL;
+      /* The chain's base type, then one step per index. */
+      uint32_t type = spirv_id_type(c->m, xl_word(c, def, 0));
+      const struct spirv_type *t = spirv_type(c->m, type);
+      type = t && t->kind == SPIRV_TYPE_POINTER ? t->u.pointer.pointee_type : 0;
+      if (def->operand_count == 1) /* no indices: the base itself */
+         return v;
+      for (uint32_t k = 1; k < def->operand_count; k++) {
+         uint64_t idx;
+         t = spirv_type(c->m, type);
+         if (!t || !spirv_constant_scalar(c->m, xl_word(c, def, k), &idx))
+            break;
+         if (t->kind == SPIRV_TYPE_ARRAY) {
+            const struct spirv_type *e = spirv_type(c->m, t->u.array.element_type);
+            *leaf += (uint32_t)idx *
+                     (e && e->kind == SPIRV_TYPE_VECTOR ? e->u.vector.component_count : 1u);
+            type = t->u.array.element_type;
+         } else if (t->kind == SPIRV_TYPE_VECTOR) {
+            *leaf += (uint32_t)idx;
+            type = t->u.vector.component_type;
+         } else {
+            break;
+         }
+         if (k + 1 == def->operand_count)
+            return v;
+      }
+   }
+   xl_fail(c, "unsupported interpolant %%%u (a user input, or a constant access chain into one)",
+           id);
+   return NULL;
+}
+
+void xl_fragment_interpolate(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t ext)
+{
+   if (!c->gfx || c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment) {
+      xl_fail(c, "GLSL.std.450 InterpolateAt* outside a fragment shader");
+      return;
+   }
+   uint32_t leaf;
+   const struct xl_gfx_var *v = interpolant(c, xl_word(c, inst, 2), &leaf);
+   if (!v)
+      return;
+   uint32_t dx, dy;
+   if (ext == SPIRV_GLSL_STD_450_InterpolateAtCentroid) {
+      centroid_position(c, &dx, &dy);
+   } else {
+      centre_position(c, &dx, &dy);
+      uint32_t ox = 0, oy = 0;
+      if (ext == SPIRV_GLSL_STD_450_InterpolateAtOffset) {
+         struct xl_val off = xl_get(c, xl_word(c, inst, 3));
+         if (c->failed || off.count != 2) {
+            xl_fail(c, "InterpolateAtOffset takes a vec2 offset");
+            return;
+         }
+         ox = xl_comp(c, off, 0);
+         oy = xl_comp(c, off, 1);
+      } else if (c->gfx->req->samples == 4) { /* at 1x every sample is the centre */
+         struct xl_val s = xl_get(c, xl_word(c, inst, 3));
+         if (c->failed || s.count != 1) {
+            xl_fail(c, "InterpolateAtSample takes a scalar sample index");
+            return;
+         }
+         sample_offset(c, xl_comp(c, s, 0), &ox, &oy);
+      }
+      if (ox) {
+         dx = op2(c, PPU_OP_FADD, PPU_TYPE_F32, dx, ox);
+         dy = op2(c, PPU_OP_FADD, PPU_TYPE_F32, dy, oy);
+      }
+   }
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   if ((uint64_t)leaf + d.count > leaf_count(c, c->global_ptrs[v->id].type)) {
+      xl_fail(c, "interpolant %%%u: an index beyond its variable", xl_word(c, inst, 2));
+      return;
+   }
+   uint32_t w = 0;
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t location, component, s = 0;
+      if (!xl_gfx_leaf_slot(c, v, leaf + k, &location, &component))
+         return;
+      while (s < c->gfx->slot_count && c->gfx->slot_location[s] != location)
+         s++;
+      if (s == c->gfx->slot_count) { /* an index beyond the variable */
+         xl_fail(c, "interpolant %%%u: location %u is not an input", xl_word(c, inst, 2), location);
+         return;
+      }
+      xl_mov(c, xl_comp(c, d, k), input_value(c, s, component, dx, dy, &w), 1);
+   }
+   xl_set(c, inst->result_id, d);
 }
 
 /* x of lane (lane & ~clear) | set: SHFL.IDX. */

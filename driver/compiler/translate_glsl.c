@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "translate.h"
+#include "translate_graphics.h"
 
 static uint32_t vr(struct xl_ctx *c)
 {
@@ -518,6 +519,12 @@ bool xl_translate_glsl(struct xl_ctx *c, const struct spirv_inst *inst)
        spirv_ext_inst_set_kind(c->m, xl_word(c, inst, 0)) != SPIRV_EXT_INST_SET_GLSL_STD_450)
       return false;
    uint32_t ext = xl_word(c, inst, 1);
+   if (ext == SPIRV_GLSL_STD_450_InterpolateAtCentroid ||
+       ext == SPIRV_GLSL_STD_450_InterpolateAtSample ||
+       ext == SPIRV_GLSL_STD_450_InterpolateAtOffset) {
+      xl_fragment_interpolate(c, inst, ext);
+      return true;
+   }
    uint32_t argc = inst->operand_count - 2;
    struct xl_val args[3] = {{0}};
    struct xl_scalar s;

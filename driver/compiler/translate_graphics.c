@@ -10,6 +10,7 @@ void xl_gfx_reset(struct xl_gfx *g, const struct spirv_entry_point *ep)
    g->ep = ep;
    g->var_count = 0;
    g->coverage = 0;
+   g->per_sample = false;
    memset(&g->info, 0, sizeof(g->info));
    memset(g->slot_written, 0, sizeof(g->slot_written));
    g->clip_distance_count = 0;
@@ -61,11 +62,10 @@ bool xl_gfx_variable(struct xl_ctx *c, const struct spirv_variable *var, struct 
        : spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_NoPerspective)
            ? PPU_GFX_INTERP_NOPERSPECTIVE
            : PPU_GFX_INTERP_PERSPECTIVE;
-   v->centroid = spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Centroid);
-   if (spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Sample)) {
-      xl_fail(c, "unsupported: per-sample interpolation (Sample)");
-      return false;
-   }
+   /* Sample wins over Centroid: the sample's own position is inside. */
+   v->sample = spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Sample);
+   v->centroid = !v->sample &&
+                 spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Centroid);
    return true;
 }
 

@@ -52,6 +52,7 @@ struct xl_gfx_var {
    uint32_t index;         /* fragment output Index (dual-source blending) */
    uint32_t interpolation; /* enum ppu_gfx_interpolation */
    bool centroid;
+   bool sample; /* Sample: evaluated at the sample (implies sample shading) */
 };
 
 struct xl_gfx {
@@ -69,6 +70,9 @@ struct xl_gfx {
    struct xl_gfx_var vars[XL_GFX_MAX_VARS];
    uint32_t var_count;
    uint32_t coverage; /* fragment with discard: vreg of R34's value */
+   /* Fragment at 4x running once per sample: R4/R5 are the sample's
+    * position, not the pixel centre's. */
+   bool per_sample;
    /* Results. */
    struct drv_graphics_program_info info;
    uint32_t clip_distance_count;
@@ -93,6 +97,10 @@ void xl_gfx_terminate(struct xl_ctx *c);
 uint32_t xl_gfx_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k);
 /* Fragment instructions: derivatives, demote, helper queries. */
 bool xl_translate_fragment(struct xl_ctx *c, const struct spirv_inst *inst);
+/* GLSL.std.450 InterpolateAtCentroid / AtSample / AtOffset (ext): the
+ * input's planes at that position (translate_glsl.c hands them over before
+ * reading operands, as the first is a pointer). */
+void xl_fragment_interpolate(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t ext);
 
 /* Shared helpers (translate_graphics.c). */
 /* A launch register's value (the register is reserved: never written

@@ -70,6 +70,7 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_DrawParameters,
     SPIRV_CAPABILITY_DerivativeControl,
     SPIRV_CAPABILITY_SampleRateShading,
+    SPIRV_CAPABILITY_InterpolationFunction,
     /* subpassLoad (translate_image.c). */
     SPIRV_CAPABILITY_InputAttachment,
     /* gl_ViewIndex: constant bank 0 of each view's draw. */

@@ -1709,6 +1709,174 @@ TEST_CASE(invalid_and_unsupported_uses_of_4x_images_are_refused)
    vkt_teardown(&ctx, &dev);
 }
 
+/* One sample-shading case: a fragment shader drawn on a 4x attachment
+ * cleared blue and resolved. */
+struct shading_case {
+   const char *fs;
+   VkBool32 enable;   /* sampleShadingEnable */
+   float min_shading; /* minSampleShading */
+   float want[4];     /* every pixel's resolved colour, unless want_pixels */
+   /* What Vulkan leaves open, checked on vkppu only: OPEN_RGBA where a
+    * plain input is evaluated under sample shading (vkppu: at the sample;
+    * lavapipe: the centre), OPEN_ALPHA the centroid of a covered pixel
+    * (vkppu: the centre; lavapipe: a sample). */
+   enum { EXACT, OPEN_RGBA, OPEN_ALPHA } open;
+   const uint32_t *want_pixels; /* GW x GH, or NULL */
+};
+
+/* Draws the triangle v with each case's pipeline on a device with
+ * sampleRateShading, and checks the resolved pixels. */
+static void check_shading_cases(const struct gvertex v[3], const struct shading_case *cases,
+                                unsigned count)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   VkPhysicalDeviceFeatures features = {.sampleRateShading = VK_TRUE};
+   struct vkt_device_desc desc = {.features = &features};
+   if (!gtu_setup_device(&ctx, &dev, &desc))
+      return;
+   struct gtarget t;
+   struct vkt_image ms;
+   struct ms_pass p;
+   memset(&ms, 0, sizeof(ms));
+   memset(&p, 0, sizeof(p));
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct vkt_buffer vb;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       ms_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, &ms) &&
+       ms_pass_create(&dev, VK_ATTACHMENT_LOAD_OP_CLEAR, ms.view, t.color.view, VK_NULL_HANDLE,
+                      &p) &&
+       gtu_data_buffer(&dev, v, 3 * sizeof(*v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      for (unsigned k = 0; k < count; k++) {
+         const struct shading_case *sc = &cases[k];
+         VkPipelineMultisampleStateCreateInfo msi = {
+             .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+             .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+             .sampleShadingEnable = sc->enable,
+             .minSampleShading = sc->min_shading,
+         };
+         struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                       .fs = sc->fs,
+                                       .layout = layout,
+                                       .pass = p.pass,
+                                       .ms = &msi};
+         VkPipeline pipe = VK_NULL_HANDLE;
+         VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+         if (!pipe)
+            continue;
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ms_begin(cmd, &p, BLUE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         if (gtu_end_read(&dev, &t, cmd) && (ctx.is_vkppu || sc->open != OPEN_RGBA)) {
+            uint32_t want[GW * GH];
+            gtu_fill(want, 0, 0, GW, GH,
+                     gtu_rgba(code(sc->want[0]), code(sc->want[1]), code(sc->want[2]),
+                              code(sc->want[3])));
+            if (sc->want_pixels)
+               memcpy(want, sc->want_pixels, sizeof(want));
+            const uint32_t *got = t.readback.map;
+            for (unsigned i = 0; i < GW * GH && !ctx.is_vkppu && sc->open == OPEN_ALPHA; i++)
+               want[i] = (want[i] & 0xffffffu) | (got[i] & 0xff000000u);
+            CHECK(gtu_check(&t, want, 1, sc->fs) == 0);
+         }
+         vkDestroyPipeline(dev.device, pipe, NULL);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   ms_pass_destroy(&dev, &p);
+   vkt_image_destroy(&dev, &ms);
+   gtu_target_destroy(&dev, &t);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* The resolve of f(sample position) over the four standard positions. */
+static float sample_mean(float (*f)(float, float))
+{
+   float sum = 0;
+   for (unsigned s = 0; s < 4; s++)
+      sum += f((float)SAMPLE_POS[s][0] / SUB, (float)SAMPLE_POS[s][1] / SUB);
+   return sum / 4.0f;
+}
+static float square_x(float x, float y)
+{
+   (void)y;
+   return x * x;
+}
+static float square_y(float x, float y)
+{
+   (void)x;
+   return y * y;
+}
+
+/* Sample shading (sampleRateShading) over a triangle that covers every
+ * sample, whose colour varying is the window position (its fraction is the
+ * position inside the pixel): gl_SampleID and gl_SamplePosition and
+ * `sample` inputs run the shader per sample by themselves, a plain shader
+ * does with minSampleShading 1.0 (gl_SampleMaskIn then holds one sample);
+ * each pixel resolves to the mean of its four samples' colours.
+ * interpolateAtSample / AtOffset / AtCentroid evaluate the varying at sample
+ * 3's standard position, at the centre plus an offset, and at the centroid
+ * of a fully covered pixel. */
+TEST_CASE(sample_shading_runs_the_fragment_shader_per_sample)
+{
+   const float sx2 = sample_mean(square_x), sy2 = sample_mean(square_y);
+   const float x3 = (float)SAMPLE_POS[3][0] / SUB, y3 = (float)SAMPLE_POS[3][1] / SUB;
+   const struct shading_case cases[] = {
+       {"gfx_ss_sample_id.frag", VK_FALSE, 0, {0.25f, 0.25f, 0.25f, 0.25f}, EXACT, NULL},
+       {"gfx_ss_sample_position.frag", VK_FALSE, 0, {sx2, sy2, 0, 1}, EXACT, NULL},
+       {"gfx_ss_sample_in.frag", VK_FALSE, 0, {sx2, sy2, 0, 1}, EXACT, NULL},
+       {"gfx_ss_mask_in.frag", VK_TRUE, 1.0f, {0.25f, 0.25f, 0.25f, 0.25f}, EXACT, NULL},
+       {"gfx_ss_fract.frag", VK_TRUE, 1.0f, {sx2, sy2, 0, 1}, OPEN_RGBA, NULL},
+       /* minSampleShading 0.25: one invocation a pixel is enough (vkppu: at
+        * the centre). */
+       {"gfx_ss_fract.frag", VK_TRUE, 0.25f, {0.25f, 0.25f, 0, 1}, OPEN_RGBA, NULL},
+       /* Sample 3 at (x3, y3); the centre plus (-0.25, 0.125). */
+       {"gfx_ss_interpolate_at.frag",
+        VK_FALSE,
+        0,
+        {x3, y3, 0.5f * (0.25f + 0.625f), 0.5f},
+        OPEN_ALPHA,
+        NULL},
+   };
+   /* One triangle over the whole target: no pixel on an inner edge. */
+   const float corner[3][2] = {{0, 0}, {2 * GW, 0}, {0, 2 * GH}};
+   struct gvertex v[3];
+   for (unsigned i = 0; i < 3; i++) {
+      const float c[4] = {corner[i][0], corner[i][1], 0, 1};
+      v[i] = gvtx(corner[i][0], corner[i][1], 0.5f, c);
+   }
+   check_shading_cases(v, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* Per-sample shading at the triangle's edges: each covered sample gets
+ * gl_SampleID's one-hot colour, uncovered samples keep the blue clear, so a
+ * pixel resolves to the mean of exactly those. */
+TEST_CASE(sample_shading_writes_only_the_covered_samples)
+{
+   static uint32_t want[GW * GH];
+   for (unsigned y = 0; y < GH; y++) {
+      for (unsigned x = 0; x < GW; x++) {
+         unsigned m = covered_samples(x, y);
+         float sum[4] = {0, 0, 0, 0};
+         for (unsigned s = 0; s < 4; s++) {
+            for (unsigned c = 0; c < 4; c++)
+               sum[c] += m >> s & 1 ? (c == s ? 1.0f : 0.0f) : BLUE[c];
+         }
+         want[y * GW + x] =
+             gtu_rgba(code(sum[0] / 4), code(sum[1] / 4), code(sum[2] / 4), code(sum[3] / 4));
+      }
+   }
+   const struct shading_case edges = {"gfx_ss_sample_id.frag", VK_FALSE, 0, {0}, EXACT, want};
+   struct gvertex v[3];
+   triangle_vertices(v, 0.5f, WHITE);
+   check_shading_cases(v, &edges, 1);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);

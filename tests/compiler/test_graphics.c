@@ -23,6 +23,7 @@ struct pair {
    uint32_t attr_count;
    uint32_t samples;
    bool robust;
+   uint32_t sample_shading; /* the request's */
 };
 
 static int compile_pair(const struct pair *p, struct drv_graphics_binary *out, char *err,
@@ -44,6 +45,7 @@ static int compile_pair(const struct pair *p, struct drv_graphics_binary *out, c
        .bindings = bind,
        .binding_count = 2,
        .samples = p->samples ? p->samples : 1,
+       .sample_shading = p->sample_shading,
    };
    int rc = vw && (fw || !p->fs) ? drv_compile_graphics(&req, out, err, err_size) : -1;
    free(vw);
@@ -65,7 +67,8 @@ static const struct pair cube = {"gfx_cube_vs",
                                  {{0, 0, VK_R32G32B32A32_SFLOAT, 0}, {1, 0, VK_R32G32_SFLOAT, 16}},
                                  2,
                                  1,
-                                 false};
+                                 false,
+                                 0};
 
 TEST_CASE(textured_cube_links_one_slot)
 {
@@ -80,6 +83,7 @@ TEST_CASE(textured_cube_links_one_slot)
    CHECK_EQ_U64(g.fragment_info.output_mask, 1);
    CHECK_EQ_U64(g.fragment_info.interpolation, PPU_GFX_INTERP_PERSPECTIVE);
    CHECK_EQ_U64(g.fragment_info.flags, 0);
+   CHECK_EQ_U64(g.fragment_info.sample_shading, 0);
    /* Launch registers R0..R6 / R0..R7 and target 0's R0..R3. */
    CHECK(g.vertex.register_count >= 7);
    CHECK(g.fragment.register_count >= 8);
@@ -94,7 +98,8 @@ TEST_CASE(interpolation_qualifiers_and_instancing_builtins)
                     {{0, 0, VK_R32G32B32_SFLOAT, 0}, {1, 1, VK_R8G8B8A8_UINT, 0}},
                     2,
                     4,
-                    true};
+                    true,
+                    0};
    struct drv_graphics_binary g;
    if (!compile_ok(&p, &g))
       return;
@@ -148,10 +153,37 @@ TEST_CASE(sample_builtins_and_sample_mask)
    if (!compile_ok(&p, &g))
       return;
    CHECK_EQ_U64(g.fragment_info.flags, PPU_GFX_PROGRAM_WRITES_SAMPLE_MASK);
+   CHECK_EQ_U64(g.fragment_info.sample_shading, 1); /* gl_SampleID implies it */
    CHECK_EQ_U64(g.fragment_info.attribute_count, 0);
    CHECK_EQ_U64(g.vertex_info.attribute_count, 0);
    CHECK(g.fragment.register_count >= 34);
    drv_graphics_binary_free(&g);
+}
+
+/* Per-sample shading: asked for by the pipeline, or implied by a `sample`
+ * input or SamplePosition (Vulkan "Sample Shading"); interpolateAt* alone
+ * does not imply it. */
+TEST_CASE(sample_shading_requested_or_implied)
+{
+   static const char *const fs[] = {"gfx_cube_fs", "gfx_sample_in_fs", "gfx_interpolate_fs"};
+   for (uint32_t samples = 1; samples <= 4; samples += 3) {
+      for (uint32_t k = 0; k < 3; k++) {
+         for (uint32_t request = 0; request < 2; request++) {
+            struct pair p = cube;
+            p.fs = fs[k];
+            p.samples = samples;
+            p.sample_shading = request;
+            struct drv_graphics_binary g;
+            if (!compile_ok(&p, &g))
+               continue;
+            uint32_t want = request || k == 1 ? 1u : 0u;
+            CHECK_MSG(g.fragment_info.sample_shading == want, "%s at %ux, request %u: %u", fs[k],
+                      samples, request, g.fragment_info.sample_shading);
+            CHECK_EQ_U64(g.fragment_info.attribute_count, 1);
+            drv_graphics_binary_free(&g);
+         }
+      }
+   }
 }
 
 TEST_CASE(vertex_only_pipeline)
@@ -198,6 +230,10 @@ TEST_CASE(invalid_combinations_fail_with_messages)
    p = cube;
    p.vs = "gfx_cube_fs";
    expect_failure(&p, "no Vertex entry point");
+   p = cube;
+   p.fs = "gfx_interpolate_dynamic_fs";
+   p.samples = 4;
+   expect_failure(&p, "unsupported interpolant");
 }
 
 static int compile_fragment_corrupt(const uint32_t *words, size_t count, char *err, size_t err_size)
@@ -228,6 +264,8 @@ static int compile_fragment_corrupt(const uint32_t *words, size_t count, char *e
 TEST_CASE(corrupted_fragment_shaders_never_crash)
 {
    ctu_check_corruptions("gfx_varyings_fs", 7, 150, compile_fragment_corrupt);
+   /* interpolateAt* with damaged pointers, indices and types. */
+   ctu_check_corruptions("gfx_interpolate_fs", 13, 150, compile_fragment_corrupt);
    ctu_check_corruptions("gfx_discard_fs", 11, 150, compile_fragment_corrupt);
 }
 
