@@ -301,6 +301,11 @@ void vkppu_descriptor_set_write_images(struct vkppu_descriptor_set *set, VkDescr
       if (has_view) {
          const struct vkppu_image_view *view = vkppu_image_view_from_handle(info->imageView);
          struct ppu_texture_header h = view ? view->header : (struct ppu_texture_header){0};
+         /* subpassLoad reads layer gl_ViewIndex (0 without multiview) of an
+          * arrayed view (translate_image.c), so a 2D view is described as a
+          * one-layer array. */
+         if (view && type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT && h.dim == PPU_TEX_DIM_2D)
+            h.flags |= PPU_TEX_FLAG_ARRAY;
          memcpy(dst, &h, sizeof(h));
       }
       /* A binding with immutable samplers ignores pImageInfo's sampler and

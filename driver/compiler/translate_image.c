@@ -58,8 +58,9 @@ static bool image_info(struct xl_ctx *c, uint32_t type_id, struct image_info *ou
       out->coords = t->u.image.dim == SPIRV_DIM_Cube ? 3 : t->u.image.dim + 1;
       out->cube = t->u.image.dim == SPIRV_DIM_Cube;
    } else if (t->u.image.dim == SPIRV_DIM_SubpassData && !out->arrayed) {
-      /* The descriptor is the attachment view's texture header (2D). */
-      out->dim = PPU_TEXDIM_2D;
+      /* The descriptor is the attachment view's texture header, always
+       * arrayed (descriptor_set.c): the layer is the view index. */
+      out->dim = PPU_TEXDIM_2DA;
       out->coords = 2;
       out->subpass = true;
    } else if (t->u.image.dim == SPIRV_DIM_Buffer && !out->arrayed) {
@@ -508,8 +509,9 @@ static void gather(struct xl_ctx *c, const struct spirv_inst *inst)
 
 /* OpImageRead of subpass data (subpassLoad): a TLD of level 0 at the
  * fragment's pixel plus the coordinate operand, which Vulkan requires to be
- * (0, 0) ("Input Attachment Interface"); the descriptor is an ordinary
- * texture header, so the view's format converts as for texelFetch. */
+ * (0, 0) ("Input Attachment Interface"), in layer gl_ViewIndex; the
+ * descriptor is an ordinary (arrayed) texture header, so the view's format
+ * converts as for texelFetch. */
 static void read_subpass(struct xl_ctx *c, const struct spirv_inst *inst,
                          const struct image_info *info, uint32_t tex)
 {
@@ -524,6 +526,9 @@ static void read_subpass(struct xl_ctx *c, const struct spirv_inst *inst,
       xl_op(c, PPU_OP_IADD, PPU_TYPE_U32, xy, xl_fragment_pixel(c, axis), xl_comp(c, offset, axis));
       push_word(c, &v, xy);
    }
+   /* Layer: gl_ViewIndex (Vulkan "Multiview": input attachment reads use
+    * the view's layer; 0 without multiview), then level 0. */
+   push_word(c, &v, xl_gfx_cbank_load(c, DRV_ABI_CBANK_VIEW_INDEX, 1));
    push_word(c, &v, zero_word(c));
    if (c->failed)
       return;

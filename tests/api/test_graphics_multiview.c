@@ -259,6 +259,214 @@ TEST_CASE(dynamic_rendering_with_a_view_mask)
    multiview_scene(true);
 }
 
+/* Input attachments in multiview: subpass 0 draws the scene into A (view
+ * mask 0b101, the rectangle moved and coloured per view), subpass 1 (same
+ * views) reads A with subpassLoad into B with red and blue swapped. Each
+ * view must read its own layer: the rectangles of views 0 and 2 differ. */
+TEST_CASE(multiview_input_attachments_read_the_views_layer)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   VkImageCreateInfo ici = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+       .imageType = VK_IMAGE_TYPE_2D,
+       .format = VK_FORMAT_R8G8B8A8_UNORM,
+       .extent = {GW, GH, 1},
+       .mipLevels = 1,
+       .arrayLayers = LAYERS,
+       .samples = VK_SAMPLE_COUNT_1_BIT,
+       .tiling = VK_IMAGE_TILING_OPTIMAL,
+       .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
+   };
+   struct vkt_image a, b;
+   memset(&a, 0, sizeof(a));
+   memset(&b, 0, sizeof(b));
+   const VkAttachmentDescription att[2] = {
+       {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL},
+       {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+   };
+   const VkAttachmentReference a_out = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+   const VkAttachmentReference a_in = {0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+   const VkAttachmentReference b_out = {1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+   const VkSubpassDescription sp[2] = {
+       {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &a_out},
+       {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .inputAttachmentCount = 1,
+        .pInputAttachments = &a_in,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &b_out},
+   };
+   const VkSubpassDependency deps[2] = {
+       {0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+        VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_INPUT_ATTACHMENT_READ_BIT,
+        VK_DEPENDENCY_BY_REGION_BIT | VK_DEPENDENCY_VIEW_LOCAL_BIT},
+       {1, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        VK_ACCESS_TRANSFER_READ_BIT, 0},
+   };
+   const uint32_t masks[2] = {VIEW_MASK, VIEW_MASK};
+   const VkRenderPassMultiviewCreateInfo mv = {
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO,
+       .subpassCount = 2,
+       .pViewMasks = masks,
+   };
+   VkRenderPassCreateInfo rpci = {
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+       .pNext = &mv,
+       .attachmentCount = 2,
+       .pAttachments = att,
+       .subpassCount = 2,
+       .pSubpasses = sp,
+       .dependencyCount = 2,
+       .pDependencies = deps,
+   };
+   VkRenderPass pass = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateRenderPass(dev.device, &rpci, NULL, &pass));
+   const VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1,
+                                                 VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+   const VkDescriptorSetLayoutCreateInfo dslci = {
+       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+       .bindingCount = 1,
+       .pBindings = &binding};
+   VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateDescriptorSetLayout(dev.device, &dslci, NULL, &dsl));
+   const VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                            .setLayoutCount = 1,
+                                            .pSetLayouts = &dsl};
+   VkPipelineLayout layout = VK_NULL_HANDLE, empty = gtu_empty_layout(&dev);
+   VKT_CHECK(vkCreatePipelineLayout(dev.device, &plci, NULL, &layout));
+   const VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
+   const VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                            .maxSets = 1,
+                                            .poolSizeCount = 1,
+                                            .pPoolSizes = &ps};
+   VkDescriptorPool pool = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateDescriptorPool(dev.device, &dpci, NULL, &pool));
+   VkFramebuffer fb = VK_NULL_HANDLE;
+   VkPipeline p[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+   struct vkt_buffer readback, vb;
+   memset(&readback, 0, sizeof(readback));
+   ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+   bool ok =
+       pass && layout && pool && vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_2D_ARRAY, &a);
+   ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+   ok = ok && vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_2D_ARRAY, &b) &&
+        vkt_buffer_create(&dev, LAYERS * GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST,
+                          &readback) == VK_SUCCESS;
+   if (ok) {
+      const VkImageView views[2] = {a.view, b.view};
+      const VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                           .renderPass = pass,
+                                           .attachmentCount = 2,
+                                           .pAttachments = views,
+                                           .width = GW,
+                                           .height = GH,
+                                           .layers = 1};
+      VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &fb));
+      struct gtu_pipeline_desc d0 = {.vs = "gfx_multiview.vert",
+                                     .fs = "gfx_multiview.frag",
+                                     .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                     .layout = empty,
+                                     .pass = pass,
+                                     .subpass = 0};
+      struct gtu_pipeline_desc d1 = {.fs = "gfx_input_swap.frag",
+                                     .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                     .layout = layout,
+                                     .pass = pass,
+                                     .subpass = 1};
+      VKT_CHECK(gtu_pipeline(&dev, &d0, &p[0]));
+      VKT_CHECK(gtu_pipeline(&dev, &d1, &p[1]));
+      const VkDescriptorSetAllocateInfo dsai = {.sType =
+                                                    VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                                .descriptorPool = pool,
+                                                .descriptorSetCount = 1,
+                                                .pSetLayouts = &dsl};
+      VkDescriptorSet set = VK_NULL_HANDLE;
+      VKT_CHECK(vkAllocateDescriptorSets(dev.device, &dsai, &set));
+      const VkDescriptorImageInfo ii = {VK_NULL_HANDLE, a.view,
+                                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+      const VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = set,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT,
+                                      .pImageInfo = &ii};
+      if (set)
+         vkUpdateDescriptorSets(dev.device, 1, &w, 0, NULL);
+      struct gvertex v[12];
+      gtu_rect(&v[0], 4, 4, 12, 28, 0.5f, RED);
+      gtu_rect(&v[6], 0, 0, GW, GH, 0.5f, RED);
+      if (fb && p[0] && p[1] && set &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         const VkClearValue clear[2] = {{.color = {{0, 0, 1, 1}}}, {.color = {{0, 0, 0, 0}}}};
+         const VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                           .renderPass = pass,
+                                           .framebuffer = fb,
+                                           .renderArea = {{0, 0}, {GW, GH}},
+                                           .clearValueCount = 2,
+                                           .pClearValues = clear};
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[0]);
+         vkCmdDraw(cmd, 6, 1, 0, 0);
+         vkCmdNextSubpass(cmd, VK_SUBPASS_CONTENTS_INLINE);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[1]);
+         /* Bound again: the validation layer forgets vertex bindings at
+          * vkCmdNextSubpass of a multiview pass (they persist in Vulkan). */
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+         vkCmdDraw(cmd, 6, 1, 6, 0);
+         vkCmdEndRenderPass(cmd);
+         const VkBufferImageCopy region = {
+             .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, LAYERS},
+             .imageExtent = {GW, GH, 1}};
+         vkCmdCopyImageToBuffer(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer,
+                                1, &region);
+         vkt_cmd_transfer_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         const uint32_t *got = readback.map;
+         unsigned bad = 0;
+         for (uint32_t layer = 0; layer < LAYERS; layer += 2) {
+            /* A's view `layer` with red and blue swapped: red background,
+             * the rectangle blue (and green for view 2). */
+            uint32_t want[GW * GH];
+            gtu_fill(want, 0, 0, GW, GH, gtu_rgba(255, 0, 0, 255));
+            gtu_fill(want, 4 + 4 * layer, 4, 12 + 4 * layer, 28,
+                     gtu_rgba(0, layer ? 255 : 0, 255, 255));
+            for (uint32_t i = 0; i < GW * GH; i++)
+               if (got[layer * GW * GH + i] != want[i] && bad++ < 8)
+                  test_fail(__FILE__, __LINE__,
+                            "layer %u pixel (%u, %u) is 0x%08x, expected 0x%08x", layer, i % GW,
+                            i / GW, got[layer * GW * GH + i], want[i]);
+         }
+         CHECK_MSG(bad == 0, "%u pixels wrong", bad);
+         vkt_buffer_destroy(&dev, &vb);
+      }
+   }
+   vkt_buffer_destroy(&dev, &readback);
+   vkDestroyPipeline(dev.device, p[0], NULL);
+   vkDestroyPipeline(dev.device, p[1], NULL);
+   vkDestroyFramebuffer(dev.device, fb, NULL);
+   vkt_image_destroy(&dev, &a);
+   vkt_image_destroy(&dev, &b);
+   vkDestroyDescriptorPool(dev.device, pool, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyPipelineLayout(dev.device, empty, NULL);
+   vkDestroyDescriptorSetLayout(dev.device, dsl, NULL);
+   vkDestroyRenderPass(dev.device, pass, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
