@@ -17,6 +17,26 @@
 #include "vkppu_pipeline.h"
 #include "vkppu_ray_cost.h"
 
+/* Local memory per thread: the program's, or for a ray-tracing pipeline
+ * with a dynamic stack size, what is below its stack plus the size the
+ * command buffer set (at most what a thread may have). */
+static uint32_t local_memory_size(const struct vkppu_command_buffer *cmd,
+                                  const struct vkppu_pipeline *pipe)
+{
+   if (!pipe->rt_dynamic_stack)
+      return pipe->program.local_memory_size;
+   uint64_t size = (uint64_t)pipe->rt_static_local + cmd->rt_stack_size;
+   if (size > PPU_QMD_LOCAL_MAX_SIZE) {
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                   "vkCmdTraceRays*: a stack of %u bytes does not fit the %u bytes of local "
+                   "memory a thread may have; the trace gets %u",
+                   cmd->rt_stack_size, PPU_QMD_LOCAL_MAX_SIZE,
+                   PPU_QMD_LOCAL_MAX_SIZE - pipe->rt_static_local);
+      size = PPU_QMD_LOCAL_MAX_SIZE;
+   }
+   return ((uint32_t)size + 15) & ~15u;
+}
+
 uint64_t vkppu_prepare_grid(struct vkppu_command_buffer *cmd, const struct vkppu_bind_state *state,
                             const uint32_t base[3], const uint32_t count[3], uint32_t cbank_size,
                             uint8_t **cbank_map)
@@ -44,7 +64,7 @@ uint64_t vkppu_prepare_grid(struct vkppu_command_buffer *cmd, const struct vkppu
        .program_va = pipe->code_bo->va,
        .register_count = prog->register_count,
        .shared_memory_size = prog->shared_memory_size,
-       .local_memory_size = prog->local_memory_size,
+       .local_memory_size = local_memory_size(cmd, pipe),
        .workgroup_size = {prog->workgroup_size[0], prog->workgroup_size[1],
                           prog->workgroup_size[2]},
        .grid_size = {count[0], count[1], count[2]},

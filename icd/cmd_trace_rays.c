@@ -158,8 +158,9 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirectKHR(
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetRayTracingPipelineStackSizeKHR(VkCommandBuffer commandBuffer,
                                                                       uint32_t pipelineStackSize)
 {
-   /* Every shader's data is laid out in the program's local memory when it
-    * is compiled (ray_tracing_pipeline.c), so there is no stack to size. */
-   (void)commandBuffer;
-   (void)pipelineStackSize;
+   /* Used by the traces that follow with a pipeline of the dynamic state
+    * (vkppu_prepare_grid); beyond what a thread's local memory holds, a
+    * trace gets what fits and a deeper call faults the channel. */
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   cmd->rt_stack_size = pipelineStackSize;
 }

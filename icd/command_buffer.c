@@ -34,6 +34,7 @@ void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
    memset(&cmd->compute, 0, sizeof(cmd->compute));
    memset(&cmd->ray_tracing, 0, sizeof(cmd->ray_tracing));
    memset(&cmd->graphics, 0, sizeof(cmd->graphics));
+   cmd->rt_stack_size = 0;
    memset(&cmd->gfx, 0, sizeof(cmd->gfx));
    cmd->state = VKPPU_CMD_INITIAL;
    cmd->usage = 0;

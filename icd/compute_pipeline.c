@@ -199,6 +199,7 @@ void vkppu_pipeline_destroy(struct vkppu_device *dev, const VkAllocationCallback
    }
    vkppu_rt_source_free(pipe->library_source);
    free(pipe->library_source);
+   free(pipe->group_stack);
    free(pipe->gfx);
    vkppu_object_finish(&pipe->base);
    vkppu_device_free(dev, pAllocator, pipe);

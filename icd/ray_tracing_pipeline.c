@@ -3,8 +3,9 @@
  * (VK_KHR_ray_tracing_pipeline; docs/ray-tracing-pipeline.md).
  *
  * A ray-tracing pipeline is ONE program (drv_compile_ray_tracing): every
- * stage is inlined where it can run, behind a dispatch on the shader group
- * index that the shader binding table record holds. So a group handle is
+ * stage is a function on a per-thread call stack, called behind a dispatch
+ * on the shader group index that the shader binding table record holds.
+ * So a group handle is
  * just that index (plus one, so that zeros never name a group), which
  * also makes handles the same on every run of the application: that is
  * capture/replay (a replayed group must sit at its captured index). */
@@ -19,15 +20,53 @@
 #include "vkppu_pipeline.h"
 
 /* maxRayRecursionDepth (physical_device_properties.c): every recursion
- * level is one more inlined copy of the shaders a trace reaches and one
- * more trace frame of local memory (1 KiB ray-query object + 128 bytes). */
+ * level is one more frame of a closest-hit or miss shader on the stack,
+ * each with a trace frame (1 KiB ray-query object + 128 bytes) when it
+ * traces: 8 levels fit the 16 KiB of local memory a thread may have. */
 #define MAX_RAY_RECURSION_DEPTH 8u
 #define MAX_REGISTERS_PER_THREAD 255u
 
+/* The stack sizes of each group's shaders and the pipeline's default
+ * stack (Vulkan "Ray Tracing Pipeline Stack": raygen + min(1, depth) x
+ * max(closest hit, miss, intersection + any hit) + max(0, depth - 1) x
+ * max(closest hit, miss) + 2 x callable). */
+static bool size_stack(struct vkppu_pipeline *pipe, const struct vkppu_rt_source *src,
+                       const uint32_t *stage_bytes, uint32_t depth)
+{
+   pipe->group_stack = calloc((size_t)src->group_count * 4 + 1, sizeof(uint32_t));
+   if (!pipe->group_stack)
+      return false;
+   uint32_t max[DRV_RT_STAGE_CALLABLE + 1] = {0};
+   for (uint32_t g = 0; g < src->group_count; g++) {
+      const struct drv_rt_group *gr = &src->groups[g];
+      const uint32_t stage[4] = {gr->general, gr->closest_hit, gr->any_hit, gr->intersection};
+      for (uint32_t k = 0; k < 4; k++) {
+         if (stage[k] == DRV_RT_UNUSED || stage[k] >= src->stage_count)
+            continue;
+         uint32_t bytes = stage_bytes[stage[k]];
+         pipe->group_stack[g * 4 + k] = bytes;
+         enum drv_rt_stage_kind kind = src->stages[stage[k]].kind;
+         if (bytes > max[kind])
+            max[kind] = bytes;
+      }
+   }
+   uint32_t hit = max[DRV_RT_STAGE_CLOSEST_HIT] > max[DRV_RT_STAGE_MISS]
+                      ? max[DRV_RT_STAGE_CLOSEST_HIT]
+                      : max[DRV_RT_STAGE_MISS];
+   uint32_t procedural = max[DRV_RT_STAGE_INTERSECTION] + max[DRV_RT_STAGE_ANY_HIT];
+   uint64_t stack = max[DRV_RT_STAGE_RAYGEN] + 2ull * max[DRV_RT_STAGE_CALLABLE];
+   if (depth >= 1)
+      stack += hit > procedural ? hit : procedural;
+   if (depth >= 2)
+      stack += (uint64_t)(depth - 1) * hit;
+   pipe->rt_default_stack = stack > UINT32_MAX ? UINT32_MAX : (uint32_t)stack;
+   return true;
+}
+
 static VkResult compile(struct vkppu_device *dev, const VkRayTracingPipelineCreateInfoKHR *ci,
                         const struct vkppu_rt_source *src,
-                        const struct vkppu_pipeline_layout *layout, struct vkppu_program_info *info,
-                        uint32_t **code)
+                        const struct vkppu_pipeline_layout *layout, struct vkppu_pipeline *pipe,
+                        struct vkppu_program_info *info, uint32_t **code)
 {
 #ifdef VKPPU_HAVE_COMPILER
    struct drv_pipeline_abi abi = layout->abi;
@@ -53,21 +92,35 @@ static VkResult compile(struct vkppu_device *dev, const VkRayTracingPipelineCrea
        .abi = &abi,
        .max_registers = MAX_REGISTERS_PER_THREAD,
        .debug_flags = flags,
+       .stage_stack_bytes = calloc(src->stage_count + 1, sizeof(uint32_t)),
    };
+   if (!req.stage_stack_bytes)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
    char err[512] = "";
    struct drv_shader_binary bin = {0};
    int rc = drv_compile_ray_tracing(&req, &bin, err, sizeof(err));
+   bool sized =
+       rc == 0 && size_stack(pipe, src, req.stage_stack_bytes, ci->maxPipelineRayRecursionDepth);
+   free(req.stage_stack_bytes);
+   if (rc == 0 && !sized) {
+      drv_shader_binary_free(&bin);
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   }
    if (rc != 0) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
                    "vkCreateRayTracingPipelinesKHR: cannot compile the pipeline: %s", err);
       return VK_ERROR_UNKNOWN;
    }
-   if (bin.local_memory_size > PPU_QMD_LOCAL_MAX_SIZE || bin.register_count == 0 ||
+   /* The program's local memory: what is below the stack, then the stack. */
+   pipe->rt_static_local = bin.local_memory_size;
+   uint64_t local = (uint64_t)bin.local_memory_size + pipe->rt_default_stack;
+   if (local > PPU_QMD_LOCAL_MAX_SIZE || bin.register_count == 0 ||
        bin.register_count > MAX_REGISTERS_PER_THREAD || bin.code_words == 0) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                   "vkCreateRayTracingPipelinesKHR: the pipeline needs %u registers and %u bytes "
-                   "of local memory per thread: beyond the device's limits",
-                   bin.register_count, bin.local_memory_size);
+                   "vkCreateRayTracingPipelinesKHR: the pipeline needs %u registers and %" PRIu64
+                   " bytes of local memory per thread (%u of them its default call stack): "
+                   "beyond the device's limits",
+                   bin.register_count, local, pipe->rt_default_stack);
       drv_shader_binary_free(&bin);
       return VK_ERROR_UNKNOWN;
    }
@@ -75,7 +128,7 @@ static VkResult compile(struct vkppu_device *dev, const VkRayTracingPipelineCrea
        .code_words = bin.code_words,
        .register_count = bin.register_count,
        .shared_memory_size = bin.shared_memory_size,
-       .local_memory_size = bin.local_memory_size,
+       .local_memory_size = ((uint32_t)local + 15) & ~15u,
        .workgroup_size = {bin.workgroup_size[0], bin.workgroup_size[1], bin.workgroup_size[2]},
    };
    *code = bin.code;
@@ -84,6 +137,7 @@ static VkResult compile(struct vkppu_device *dev, const VkRayTracingPipelineCrea
    (void)ci;
    (void)src;
    (void)layout;
+   (void)pipe;
    (void)info;
    (void)code;
    vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
@@ -169,7 +223,12 @@ static VkResult create_pipeline(struct vkppu_device *dev,
    }
    struct vkppu_program_info info = {0};
    uint32_t *code = NULL;
-   r = compile(dev, ci, &src, layout, &info, &code);
+   if (ci->pDynamicState)
+      for (uint32_t i = 0; i < ci->pDynamicState->dynamicStateCount; i++)
+         if (ci->pDynamicState->pDynamicStates[i] ==
+             VK_DYNAMIC_STATE_RAY_TRACING_PIPELINE_STACK_SIZE_KHR)
+            pipe->rt_dynamic_stack = true;
+   r = compile(dev, ci, &src, layout, pipe, &info, &code);
    vkppu_rt_source_free(&src);
    if (r != VK_SUCCESS) {
       vkppu_pipeline_destroy(dev, pAllocator, pipe);
@@ -246,15 +305,19 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetRayTracingCaptureReplayShaderGroupHandle
 VKAPI_ATTR VkDeviceSize VKAPI_CALL vkppu_GetRayTracingShaderGroupStackSizeKHR(
     VkDevice device, VkPipeline pipeline, uint32_t group, VkShaderGroupShaderKHR groupShader)
 {
-   (void)device;
-   (void)pipeline;
-   (void)group;
-   (void)groupShader;
-   /* Shaders are inlined and their payloads, attributes and locals laid
-    * out in the program's local memory when it is compiled, so no shader
-    * needs a stack of its own: the pipeline's local memory size is already
-    * in the program. */
-   return 0;
+   VKPPU_FROM_HANDLE(vkppu_device, dev, device);
+   VKPPU_FROM_HANDLE(vkppu_pipeline, pipe, pipeline);
+   /* The frame the shader's function takes on the call stack when it runs:
+    * its header, the variables it keeps in memory (a trace frame when it
+    * traces) and the registers it saves around its calls. */
+   if (!pipe || !pipe->group_stack || group >= pipe->group_count || (uint32_t)groupShader > 3) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkGetRayTracingShaderGroupStackSizeKHR: group %u (shader %u) is not a group "
+                   "of this compiled ray-tracing pipeline",
+                   group, (uint32_t)groupShader);
+      return 0;
+   }
+   return pipe->group_stack[group * 4 + (uint32_t)groupShader];
 }
 
 void vkppu_ray_tracing_pipeline_properties(VkPhysicalDeviceRayTracingPipelinePropertiesKHR *p)

@@ -62,6 +62,8 @@ struct vkppu_command_buffer {
       uint32_t dynamic_offsets[DRV_ABI_MAX_DYNAMIC_BUFFERS];
       uint8_t push_constants[DRV_ABI_PUSH_CONSTANTS_SIZE];
    } compute, ray_tracing, graphics;
+   /* vkCmdSetRayTracingPipelineStackSizeKHR (cmd_trace_rays.c). */
+   uint32_t rt_stack_size;
    /* Draw state: pipeline, dynamic values, vertex and index buffers, the
     * render pass instance (vkppu_gfx_state.h). */
    struct vkppu_gfx_cmd_state gfx;

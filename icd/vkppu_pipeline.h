@@ -67,6 +67,15 @@ struct vkppu_pipeline {
    /* A pipeline library (VK_PIPELINE_CREATE_LIBRARY_BIT_KHR): no program,
     * only its stages and groups, compiled by the pipelines that link it. */
    struct vkppu_rt_source *library_source;
+   /* Ray-tracing pipelines: the call stack (docs/ray-tracing-pipeline.md
+    * "Call stack"). Bytes each group's shaders take on it, 4 per group in
+    * VkShaderGroupShaderKHR order (0: the group has no such shader); the
+    * local memory below the stack; the stack vkCmdTraceRays* gets without
+    * VK_DYNAMIC_STATE_RAY_TRACING_PIPELINE_STACK_SIZE_KHR (the Vulkan
+    * default from these sizes and maxPipelineRayRecursionDepth). */
+   uint32_t *group_stack;
+   uint32_t rt_static_local, rt_default_stack;
+   bool rt_dynamic_stack;
    /* Graphics pipelines (graphics_pipeline.c, vkppu_graphics.h): state and
     * program descriptors; both programs are in code_bo. */
    struct vkppu_gfx_pipeline *gfx;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_frames.h"
 #include "ir.h"
 #include "ppu/qmd.h"
 #include "optimize.h"
@@ -103,6 +104,10 @@ int xl_finish_program(struct ir_program *ir, uint32_t local_size, bool promote_l
    }
    if (ir_optimize(ir, promote_locals))
       local_size = 0;
+   /* Out-of-line functions: their frames live on the stack above
+    * local_size, which the caller sizes (call_frames.h). */
+   if (ir->frame_count && !ir_lower_call_frames(ir, err, err_size))
+      return 1;
    if (debug_flags & DRV_COMPILE_DEBUG_PRINT_IR) {
       fprintf(stderr, "vkppu: IR of \"%s\"\n", name);
       ir_print(ir, stderr);

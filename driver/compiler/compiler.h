@@ -87,6 +87,13 @@ struct drv_rt_compile_request {
    const struct drv_pipeline_abi *abi;
    uint32_t max_registers;
    uint32_t debug_flags;
+   /* Out, stage_count entries (or NULL): the bytes each stage's frame takes
+    * on the per-thread call stack when it runs (its header, the variables
+    * it keeps in memory and its save area). The program's
+    * local_memory_size covers only what is below the stack; the pipeline
+    * adds the stack it sizes from these (docs/ray-tracing-pipeline.md
+    * "Call stack"). */
+   uint32_t *stage_stack_bytes;
 };
 
 /* Compiles a ray-tracing pipeline into one program for a dispatch of

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_frames.h"
 #include "translate_ray_tracing.h"
 
 static uint32_t execution_model(enum drv_rt_stage_kind kind)
@@ -78,9 +79,16 @@ static int translate_and_finish(const struct drv_rt_compile_request *req,
    xl_rt_translate_program(&root);
    int rc = 1;
    if (!root.failed) {
-      ir_emit(&ir, PPU_OP_EXIT);
-      rc = xl_finish_program(&ir, root.local_size, promote_locals, req->max_registers,
+      /* The functions' variables live in their frames on the stack: below
+       * it are only the stack slot and the root's frame. */
+      rc = xl_finish_program(&ir, IR_STACK_BASE, promote_locals, req->max_registers,
                              req->debug_flags, "ray-tracing pipeline", out, err, err_size);
+   }
+   if (rc == 0) {
+      out->local_memory_size = IR_STACK_BASE + ir.frames[rt.root_frame].frame_bytes;
+      for (uint32_t s = 0; req->stage_stack_bytes && s < req->stage_count; s++)
+         req->stage_stack_bytes[s] =
+             rt.instances[s] ? ir.frames[rt.instances[s]->frame].frame_bytes : 0;
    }
    free(root.pool);
    xl_rt_program_free(&rt);

@@ -17,6 +17,8 @@ void ir_free(struct ir_program *p)
    free(p->insns);
    free(p->vreg_size);
    free(p->dynamic_local);
+   free(p->frames);
+   free(p->pinned);
    memset(p, 0, sizeof(*p));
 }
 
@@ -144,8 +146,13 @@ void ir_successors(const struct ir_program *p, const uint32_t *label_pos, uint32
       return;
    }
    switch ((enum ppu_op)in->f.op) {
-   case PPU_OP_BRA:
    case PPU_OP_CALL:
+      if (in->out_of_line) { /* the callee returns here (call_frames.h) */
+         succ[0] = next;
+         return;
+      }
+      __attribute__((fallthrough));
+   case PPU_OP_BRA:
       succ[0] = label_pos[in->label];
       if (guarded)
          succ[1] = next;
@@ -176,6 +183,58 @@ static void print_reg(FILE *out, const char *name, uint32_t vreg, unsigned part,
       fprintf(out, " %s=v%u", name, vreg);
    else if (field != PPU_RZ)
       fprintf(out, " %s=R%u", name, field);
+}
+
+/* live_in[i] = use(i) + (live_out(i) - def(i)). A guarded instruction does not kill its
+ * destination: lanes whose guard is false keep the old value. */
+bool ir_liveness(const struct ir_program *p, const uint32_t *label_pos, uint64_t *live_in,
+                 uint32_t words)
+{
+   uint64_t *out = malloc((size_t)words * sizeof(*out));
+   if (!out)
+      return false;
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (uint32_t i = p->insn_count; i-- > 0;) {
+         const struct ir_insn *in = &p->insns[i];
+         uint32_t succ[2];
+         ir_successors(p, label_pos, i, succ);
+         memset(out, 0, (size_t)words * sizeof(*out));
+         for (int s = 0; s < 2; s++)
+            if (succ[s] != UINT32_MAX)
+               for (uint32_t w = 0; w < words; w++)
+                  out[w] |= live_in[(size_t)succ[s] * words + w];
+         if (in->dst && (in->f.guard & 7u) == PPU_PT)
+            out[in->dst / 64] &= ~(1ull << (in->dst % 64));
+         for (int s = 0; s < 3; s++)
+            if (in->src[s])
+               out[in->src[s] / 64] |= 1ull << (in->src[s] % 64);
+         uint64_t *cur = &live_in[(size_t)i * words];
+         if (memcmp(cur, out, (size_t)words * sizeof(*out))) {
+            memcpy(cur, out, (size_t)words * sizeof(*out));
+            changed = true;
+         }
+      }
+   }
+   free(out);
+   return true;
+}
+
+uint32_t ir_new_frame(struct ir_program *p)
+{
+   if (p->frame_count == p->frame_cap) {
+      uint32_t cap = p->frame_cap ? p->frame_cap * 2 : 8;
+      struct ir_frame *n = realloc(p->frames, cap * sizeof(*n));
+      if (!n) {
+         p->out_of_memory = true;
+         return UINT32_MAX;
+      }
+      p->frames = n;
+      p->frame_cap = cap;
+   }
+   memset(&p->frames[p->frame_count], 0, sizeof(p->frames[0]));
+   return p->frame_count++;
 }
 
 void ir_print(const struct ir_program *p, FILE *out)

@@ -38,6 +38,32 @@ struct ir_insn {
    /* SYNC, BRK, CONT, RET: the label where the executing thread resumes
     * (the merge, loop exit, continue block or call return). */
    uint32_t resume;
+   /* LD/ST.LOCAL: IR_LOCAL_STATIC addresses a variable laid out when the
+    * program is compiled (ir_lower_call_frames moves it into its
+    * function's frame); IR_LOCAL_ABSOLUTE is already a thread-local
+    * address (a stack slot, a pointer a caller passed). */
+   uint8_t local_ref;
+   /* CALL of an out-of-line function (call_frames.h): the thread goes on
+    * after it; the callee's final RET (resume IR_NO_LABEL) comes back. */
+   bool out_of_line;
+   /* IR_FRAME_PLUS / _MINUS: ir_lower_call_frames sets imm to + / - the
+    * size of frame frame_func once it is known. Out-of-line CALLs name the
+    * caller's frame in frame_func too. */
+   uint8_t frame_fixup;
+   uint32_t frame_func;
+};
+
+enum { IR_LOCAL_STATIC, IR_LOCAL_ABSOLUTE };
+enum { IR_FRAME_NONE, IR_FRAME_PLUS, IR_FRAME_MINUS };
+
+/* The frame of one out-of-line function (call_frames.h): the static local
+ * range its variables were laid out in, and the vregs holding its stack
+ * pointer and frame base (sp + IR_FRAME_HEADER - lo) in its body. */
+struct ir_frame {
+   uint32_t lo, hi;
+   uint32_t sp, fbase;
+   uint32_t save_bytes;  /* set by ir_lower_call_frames */
+   uint32_t frame_bytes; /* set by ir_lower_call_frames */
 };
 
 /* A byte range of local memory that some access addresses dynamically. */
@@ -63,6 +89,14 @@ struct ir_program {
     * programs' launch and output registers (docs/graphics-hw.md), which
     * the program reads and writes by number. */
    uint64_t reserved[4];
+   /* Out-of-line functions (ray-tracing stages); none in other programs. */
+   struct ir_frame *frames;
+   uint32_t frame_count, frame_cap;
+   /* Bit v (word v / 64): vreg v must keep its register over the whole
+    * program, as a value an out-of-line function reads without defining
+    * it does (its function may run again from any call); NULL for none. */
+   uint64_t *pinned;
+   uint32_t pinned_words;
    bool out_of_memory;
 };
 
@@ -88,6 +122,14 @@ void ir_successors(const struct ir_program *p, const uint32_t *label_pos, uint32
                    uint32_t succ[2]);
 /* Index of each label's pseudo instruction (UINT32_MAX when absent). */
 uint32_t *ir_label_positions(const struct ir_program *p);
+
+/* Backward dataflow to a fixed point over the thread-level successors:
+ * live_in[i * words + w] bit b = vreg w * 64 + b is live before insn i.
+ * False when out of memory. */
+bool ir_liveness(const struct ir_program *p, const uint32_t *label_pos, uint64_t *live_in,
+                 uint32_t words);
+/* Appends a frame and returns its index (UINT32_MAX when out of memory). */
+uint32_t ir_new_frame(struct ir_program *p);
 
 void ir_print(const struct ir_program *p, FILE *out);
 

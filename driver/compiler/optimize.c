@@ -47,7 +47,9 @@ static bool reads_predicates(const struct ir_insn *in)
 /* No effect besides writing dst (so it may be removed when dst is dead). */
 static bool is_pure(const struct ir_insn *in)
 {
-   if (ir_ends_block(in) || (in->f.pd & 7u) != PPU_PT)
+   /* A frame-size immediate is filled in after optimization
+    * (call_frames.h): keep it apart from computations it may look like. */
+   if (ir_ends_block(in) || (in->f.pd & 7u) != PPU_PT || in->frame_fixup)
       return false;
    switch ((enum ppu_op)in->f.op) {
    case PPU_OP_ST:
@@ -223,7 +225,7 @@ static void fold_constants(struct ir_program *p, const struct counts *c)
          is_const[in->dst] = true;
          value[in->dst] = in->f.imm;
       } else if (in->f.b_imm && in->src[0] && is_const[in->src[0]] && !in->src[2] &&
-                 fold_u32(in, value[in->src[0]], in->f.imm, &r)) {
+                 !in->frame_fixup && fold_u32(in, value[in->src[0]], in->f.imm, &r)) {
          /* Blocks are placed in an order where dominators come first
           * (SPIR-V spec 2.16.1), so the forward scan has seen the
           * single definition of every constant operand. */

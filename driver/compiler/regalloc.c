@@ -16,43 +16,6 @@ static int interval_by_start(const void *a, const void *b)
    return x->vreg < y->vreg ? -1 : (x->vreg > y->vreg);
 }
 
-/* Backward dataflow to a fixed point: live_in[i] = use(i) + (live_out(i) -
- * def(i)). A guarded instruction does not kill its destination: lanes whose
- * guard is false keep the old value. */
-static bool compute_liveness(const struct ir_program *p, const uint32_t *label_pos,
-                             uint64_t *live_in, uint32_t words)
-{
-   uint64_t *out = malloc((size_t)words * sizeof(*out));
-   if (!out)
-      return false;
-   bool changed = true;
-   while (changed) {
-      changed = false;
-      for (uint32_t i = p->insn_count; i-- > 0;) {
-         const struct ir_insn *in = &p->insns[i];
-         uint32_t succ[2];
-         ir_successors(p, label_pos, i, succ);
-         memset(out, 0, (size_t)words * sizeof(*out));
-         for (int s = 0; s < 2; s++)
-            if (succ[s] != UINT32_MAX)
-               for (uint32_t w = 0; w < words; w++)
-                  out[w] |= live_in[(size_t)succ[s] * words + w];
-         if (in->dst && (in->f.guard & 7u) == PPU_PT)
-            out[in->dst / 64] &= ~(1ull << (in->dst % 64));
-         for (int s = 0; s < 3; s++)
-            if (in->src[s])
-               out[in->src[s] / 64] |= 1ull << (in->src[s] % 64);
-         uint64_t *cur = &live_in[(size_t)i * words];
-         if (memcmp(cur, out, (size_t)words * sizeof(*out))) {
-            memcpy(cur, out, (size_t)words * sizeof(*out));
-            changed = true;
-         }
-      }
-   }
-   free(out);
-   return true;
-}
-
 static void rewrite_fields(struct ir_program *p, const uint8_t *phys)
 {
    for (uint32_t i = 0; i < p->insn_count; i++) {
@@ -77,7 +40,7 @@ bool regalloc_run(struct ir_program *p, uint32_t max_registers, uint32_t *regist
    struct interval *iv = calloc(nv, sizeof(*iv));
    uint8_t *phys = calloc(nv, 1);
    bool ok = false;
-   if (!label_pos || !live_in || !iv || !phys || !compute_liveness(p, label_pos, live_in, words)) {
+   if (!label_pos || !live_in || !iv || !phys || !ir_liveness(p, label_pos, live_in, words)) {
       snprintf(err, err_size, "compiler: out of memory in register allocation");
       goto done;
    }
@@ -105,6 +68,11 @@ bool regalloc_run(struct ir_program *p, uint32_t max_registers, uint32_t *regist
             iv[in->dst].end = i;
       }
    }
+   for (uint32_t v = 1; p->pinned && v < nv && v / 64 < p->pinned_words; v++)
+      if (p->pinned[v / 64] >> (v % 64) & 1u) {
+         iv[v].start = 0;
+         iv[v].end = p->insn_count;
+      }
    qsort(iv + 1, nv - 1, sizeof(*iv), interval_by_start);
    /* busy_until[r]: last instruction index at which register r is taken. */
    int64_t busy_until[PPU_REG_COUNT_MAX];

@@ -48,8 +48,12 @@ struct xl_ptr {
    uint32_t matrix_stride;
    bool row_major;
    bool explicit_layout; /* offsets from decorations (buffers), else natural */
-   uint32_t builtin;     /* BUILTIN: enum spirv_built_in_value */
-   uint32_t component;   /* BUILTIN: selected component, UINT32_MAX for whole */
+   /* LOCAL: dyn is already a thread-local address (data a caller passed
+    * by pointer, call_frames.h), not an index into this function's
+    * variables. */
+   bool absolute;
+   uint32_t builtin;   /* BUILTIN: enum spirv_built_in_value */
+   uint32_t component; /* BUILTIN: selected component, UINT32_MAX for whole */
    /* LOCAL: the whole variable's bytes (for ir_mark_dynamic_local). */
    uint32_t region_start, region_end;
    /* Descriptor arrays: the variable's binding before an element is chosen. */
@@ -103,6 +107,11 @@ struct xl_ctx {
     * for compute. */
    struct xl_rt_program *rt;
    struct xl_rt_instance *rt_instance;
+   /* Out-of-line functions (call_frames.h): the vreg of the frame base the
+    * static local offsets of this function are relative to at run time
+    * (for addresses held in registers, such as a ray query's); 0 when
+    * local offsets are the addresses. */
+   uint32_t frame_base;
    /* Vertex and fragment stages (translate_graphics.h); NULL otherwise. */
    struct xl_gfx *gfx;
 };

@@ -386,7 +386,10 @@ bool xl_setup_globals(struct xl_ctx *c)
             uint32_t from = xl_hoist_mark(c), n = 0;
             struct xl_val v = xl_constant(c, var->initializer);
             store_leaves(c, &p, 0, p.type, p.offset, 0, v, &n, true);
-            xl_hoist_to_prologue(c, from);
+            /* A ray-tracing stage is a function with its variables in
+             * its frame: each call initializes them. */
+            if (!c->rt_instance)
+               xl_hoist_to_prologue(c, from);
          }
          break;
       case SPIRV_STORAGE_CLASS_Input:
@@ -666,7 +669,7 @@ void xl_mem_scalar(struct xl_ctx *c, const struct xl_ptr *p, uint32_t addr, uint
                    uint32_t reg, bool is_store, enum ppu_type ty)
 {
    struct ir_insn *i;
-   if (p->kind == XL_PTR_LOCAL && addr)
+   if (p->kind == XL_PTR_LOCAL && addr && !p->absolute)
       ir_mark_dynamic_local(c->ir, p->region_start, p->region_end);
    if (p->kind == XL_PTR_PUSH) {
       if (ty != PPU_TYPE_U32 && ty != PPU_TYPE_U64) {
@@ -714,6 +717,8 @@ void xl_mem_scalar(struct xl_ctx *c, const struct xl_ptr *p, uint32_t addr, uint
                                           : PPU_SPACE_LOCAL;
    if (checked)
       i->f.guard = 0; /* P0: in range */
+   if (p->kind == XL_PTR_LOCAL && p->absolute)
+      i->local_ref = IR_LOCAL_ABSOLUTE;
 }
 
 /* Loads (or stores) the leaves of `type` at offset, in leaf order. */

@@ -30,9 +30,16 @@ static const struct xl_ptr *query_of(struct xl_ctx *c, const struct spirv_inst *
 /* The 32-bit register holding the object's local offset (TTU operand a). */
 static uint32_t object_offset(struct xl_ctx *c, const struct xl_ptr *q)
 {
-   uint32_t r = ir_new_vreg(c->ir, 1);
-   if (q->dyn)
-      xl_op_imm(c, PPU_OP_IADD, PPU_TYPE_U32, r, q->dyn, q->offset);
+   uint32_t r = ir_new_vreg(c->ir, 1), base = q->dyn;
+   if (c->frame_base) { /* in a frame (call_frames.h): offsets are from its base */
+      base = c->frame_base;
+      if (q->dyn) {
+         base = ir_new_vreg(c->ir, 1);
+         xl_op(c, PPU_OP_IADD, PPU_TYPE_U32, base, q->dyn, c->frame_base);
+      }
+   }
+   if (base)
+      xl_op_imm(c, PPU_OP_IADD, PPU_TYPE_U32, r, base, q->offset);
    else
       xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U32, r, 0, q->offset);
    return r;

@@ -1,21 +1,22 @@
-/* Ray-tracing pipeline stages inside one program (translate.h; the whole
- * design is in docs/ray-tracing-pipeline.md).
+/* Ray-tracing pipeline stages as out-of-line functions on a per-thread
+ * call stack (translate.h; the design is in docs/ray-tracing-pipeline.md).
  *
- * Every stage of a pipeline is its own SPIR-V module, translated by its own
- * xl_ctx into the one shared IR program. A context is one *instance* of a
- * stage: the same closest-hit shader reached from the raygen's traceRayEXT
- * (nest 1) and from its own reflection ray (nest 2) is two instances with
- * their own globals (outgoing payloads, Private variables), so recursion
- * never overwrites a caller's data. An instance is translated inline where
- * it can run, behind a compare/branch chain on the shader group index found
- * in the shader binding table record.
+ * Every stage of a pipeline is its own SPIR-V module, translated once by
+ * its own xl_ctx into one shared IR program as a function: its globals and
+ * local variables are laid out in a static range that ir_lower_call_frames
+ * (call_frames.h) turns into a frame on the stack, so a stage may run
+ * again while it waits for a call (recursion through traceRayEXT and
+ * executeCallableEXT). A call site selects the callee with a compare/branch
+ * chain on the shader group index in the shader binding table record,
+ * writes the callee's frame header (payload address, trace frame address,
+ * record, depth) and CALLs it.
  *
  * OpTraceRayKHR reuses the ray-query lowering: a ray-query object (the
- * trace *frame* of its nest, in local memory), TTU.INIT, then a PROCEED
- * loop whose candidates run the hit group's any-hit shader (non-opaque
+ * caller's trace *frame*, in its stack frame), TTU.INIT, then a PROCEED
+ * loop whose candidates call the hit group's any-hit shader (non-opaque
  * triangles) or intersection shader (AABBs), then the closest-hit or miss
- * shader. Payloads, callable data and hit attributes are local memory that
- * the caller owns and the inlined callee addresses directly.
+ * shader. Callees reach the payload and the trace frame through the
+ * addresses in their header.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -23,9 +24,11 @@
 
 #include "ppu/bvh.h"
 #include "ppu/ray_query.h"
+#include "call_frames.h"
 #include "translate_ray_tracing.h"
 
-/* Per-nest frame fields after the ray-query object (4-byte slots). */
+/* A trace frame: the ray-query object, the committed / candidate / pending
+ * hit attributes, then these 4-byte slots. */
 enum frame_slot {
    SLOT_COMMITTED_KIND,
    SLOT_CANDIDATE_KIND,
@@ -37,6 +40,18 @@ enum frame_slot {
    SLOT_REPORTED, /* OpReportIntersectionKHR's result */
    SLOT_COUNT,
 };
+#define FRAME_COMMITTED_ATTR PPU_RAY_QUERY_BYTES
+#define FRAME_CANDIDATE_ATTR (FRAME_COMMITTED_ATTR + XL_RT_ATTRIBUTE_BYTES)
+#define FRAME_PENDING_ATTR (FRAME_CANDIDATE_ATTR + XL_RT_ATTRIBUTE_BYTES)
+#define FRAME_SLOTS (FRAME_PENDING_ATTR + XL_RT_ATTRIBUTE_BYTES)
+#define FRAME_BYTES (FRAME_SLOTS + 4u * SLOT_COUNT)
+#define SLOT(s) (FRAME_SLOTS + 4u * (uint32_t)(s))
+/* A callee's frame header (IR_FRAME_HEADER bytes), written by its caller. */
+#define HEADER_PAYLOAD 0u
+#define HEADER_HIT_FRAME 4u
+#define HEADER_RECORD 8u
+#define HEADER_DEPTH 16u
+_Static_assert(HEADER_DEPTH + 4 <= IR_FRAME_HEADER, "frame header");
 #define OUTCOME_IGNORE 1u
 #define OUTCOME_TERMINATE 2u
 #define HIT_KIND_FRONT 0xfeu /* HitKindFrontFacingTriangleKHR */
@@ -49,25 +64,33 @@ static uint32_t vreg(struct xl_ctx *c, unsigned regs)
    return ir_new_vreg(c->ir, regs);
 }
 
-/* LD/ST.LOCAL of one 32-bit word at a constant local offset. */
-static void local_word(struct xl_ctx *c, uint32_t offset, uint32_t reg, bool is_store)
+/* LD/ST.LOCAL at [addr + offset], addr a vreg holding a thread-local
+ * address (or 0 for the absolute offset). */
+static void local_at(struct xl_ctx *c, uint32_t addr, uint32_t offset, uint32_t reg, bool is_store,
+                     enum ppu_type ty)
 {
-   struct ir_insn *i = is_store ? xl_op(c, PPU_OP_ST, PPU_TYPE_U32, 0, 0, reg)
-                                : xl_op(c, PPU_OP_LD, PPU_TYPE_U32, reg, 0, 0);
+   struct ir_insn *i =
+       is_store ? xl_op(c, PPU_OP_ST, ty, 0, addr, reg) : xl_op(c, PPU_OP_LD, ty, reg, addr, 0);
    i->f.mode = PPU_SPACE_LOCAL;
    i->f.imm = offset;
+   i->local_ref = IR_LOCAL_ABSOLUTE;
 }
 
-static uint32_t load_local(struct xl_ctx *c, uint32_t offset)
+static uint32_t load_at(struct xl_ctx *c, uint32_t addr, uint32_t offset)
 {
    uint32_t r = vreg(c, 1);
-   local_word(c, offset, r, false);
+   local_at(c, addr, offset, r, false, PPU_TYPE_U32);
    return r;
 }
 
-static void store_local_imm(struct xl_ctx *c, uint32_t offset, uint32_t value)
+static void store_at(struct xl_ctx *c, uint32_t addr, uint32_t offset, uint32_t reg)
 {
-   local_word(c, offset, xl_imm32(c, value), true);
+   local_at(c, addr, offset, reg, true, PPU_TYPE_U32);
+}
+
+static void store_imm_at(struct xl_ctx *c, uint32_t addr, uint32_t offset, uint32_t value)
+{
+   store_at(c, addr, offset, xl_imm32(c, value));
 }
 
 static uint32_t load_global(struct xl_ctx *c, uint32_t addr, uint32_t offset, enum ppu_type ty)
@@ -85,6 +108,13 @@ static uint32_t load_cbank(struct xl_ctx *c, uint32_t offset, enum ppu_type ty)
    struct ir_insn *i = xl_op(c, PPU_OP_LDC, ty, r, 0, 0);
    i->f.rb = 0; /* bank 0 */
    i->f.imm = offset;
+   return r;
+}
+
+static uint32_t add_imm(struct xl_ctx *c, uint32_t a, uint32_t imm)
+{
+   uint32_t r = vreg(c, 1);
+   xl_op_imm(c, PPU_OP_IADD, PPU_TYPE_U32, r, a, imm);
    return r;
 }
 
@@ -134,7 +164,7 @@ static void ttu(struct xl_ctx *c, enum ppu_ttu_op op, uint32_t dst, uint32_t obj
    i->f.subop = (uint8_t)op;
 }
 
-/* --- contexts ------------------------------------------------------------ */
+/* --- functions ----------------------------------------------------------- */
 
 /* Hands the shared layout (local memory, prologue) from one context to
  * another when translation moves between them. */
@@ -144,39 +174,30 @@ static void hand_over(struct xl_ctx *from, struct xl_ctx *to)
    to->prologue_end = from->prologue_end;
 }
 
-static struct xl_rt_instance *instance_for(struct xl_ctx *c, uint32_t stage, uint32_t nest,
-                                           uint32_t depth)
+/* The function of stage `stage`, created (not yet translated) on first
+ * use. */
+static struct xl_rt_instance *function_for(struct xl_ctx *c, uint32_t stage)
 {
    struct xl_rt_program *rt = c->rt;
-   for (uint32_t i = 0; i < rt->instance_count; i++) {
-      struct xl_rt_instance *in = rt->instances[i];
-      if (in->stage == stage && in->nest == nest && in->depth == depth)
-         return in;
-   }
-   if (rt->instance_count == rt->instance_cap) {
-      uint32_t cap = rt->instance_cap ? rt->instance_cap * 2 : 16;
-      struct xl_rt_instance **n = realloc(rt->instances, cap * sizeof(*n));
-      if (!n) {
-         xl_fail(c, "out of memory");
-         return NULL;
-      }
-      rt->instances = n;
-      rt->instance_cap = cap;
-   }
+   if (rt->instances[stage])
+      return rt->instances[stage];
    struct xl_rt_instance *in = calloc(1, sizeof(*in));
    const struct xl_rt_stage *st = &rt->stages[stage];
    if (in)
       in->ctx.global_ptrs = calloc(spirv_module_bound(st->m), sizeof(struct xl_ptr));
-   if (!in || !in->ctx.global_ptrs) {
+   uint32_t frame = ir_new_frame(c->ir);
+   if (!in || !in->ctx.global_ptrs || frame == UINT32_MAX) {
       if (in)
-         free(in);
+         free(in->ctx.global_ptrs);
+      free(in);
       xl_fail(c, "out of memory");
       return NULL;
    }
-   rt->instances[rt->instance_count++] = in;
+   rt->instances[stage] = in;
    in->stage = stage;
-   in->nest = nest;
-   in->depth = depth;
+   in->label = ir_new_label(c->ir);
+   in->frame = frame;
+   in->trace_frame = UINT32_MAX;
    struct xl_ctx *s = &in->ctx;
    s->m = st->m;
    s->req = &st->req;
@@ -186,77 +207,77 @@ static struct xl_rt_instance *instance_for(struct xl_ctx *c, uint32_t stage, uin
    s->bound = spirv_module_bound(st->m);
    s->rt = rt;
    s->rt_instance = in;
-   hand_over(c, s);
-   bool ok = xl_setup_globals(s);
-   hand_over(s, c);
-   if (!ok) {
-      c->failed = true;
-      return NULL;
-   }
    return in;
 }
 
 void xl_rt_program_free(struct xl_rt_program *rt)
 {
-   for (uint32_t i = 0; i < rt->instance_count; i++) {
+   for (uint32_t i = 0; rt->instances && rt->req && i < rt->req->stage_count; i++) {
+      if (!rt->instances[i])
+         continue;
       free(rt->instances[i]->ctx.global_ptrs);
       free(rt->instances[i]->ctx.pool);
       free(rt->instances[i]);
    }
    free(rt->instances);
    rt->instances = NULL;
-   rt->instance_count = rt->instance_cap = 0;
 }
 
-/* The frame of trace nest `nest`: traces at one nest never overlap in time,
- * so they share it. */
-static const struct xl_rt_frame *frame_for(struct xl_ctx *c, uint32_t nest)
+/* The trace frame of the function being translated, in its frame: traces
+ * of one activation never overlap in time, so they share it. Returns the
+ * vreg of its address. */
+static uint32_t own_trace_frame(struct xl_ctx *c)
 {
-   struct xl_rt_frame *f = &c->rt->frames[nest];
-   if (!f->allocated) {
-      f->allocated = true;
-      f->rq = (c->local_size + PPU_RAY_QUERY_ALIGN - 1) & ~(PPU_RAY_QUERY_ALIGN - 1);
-      /* The TTU reads and writes the object: keep it out of mem2reg. */
-      ir_mark_dynamic_local(c->ir, f->rq, f->rq + PPU_RAY_QUERY_BYTES);
-      f->committed_attr = f->rq + PPU_RAY_QUERY_BYTES;
-      f->candidate_attr = f->committed_attr + XL_RT_ATTRIBUTE_BYTES;
-      f->pending_attr = f->candidate_attr + XL_RT_ATTRIBUTE_BYTES;
-      f->slots = f->pending_attr + XL_RT_ATTRIBUTE_BYTES;
-      c->local_size = f->slots + 4 * SLOT_COUNT;
+   struct xl_rt_instance *in = c->rt_instance;
+   if (in->trace_frame == UINT32_MAX) {
+      in->trace_frame = (c->local_size + PPU_RAY_QUERY_ALIGN - 1) & ~(PPU_RAY_QUERY_ALIGN - 1);
+      c->local_size = in->trace_frame + FRAME_BYTES;
    }
-   return f;
+   return add_imm(c, c->frame_base, in->trace_frame);
 }
 
-static uint32_t slot(const struct xl_rt_frame *f, enum frame_slot s)
+/* The thread-local address of a Local pointer's bytes. Static variables
+ * handed to a callee stay in memory (never promoted to registers). */
+static uint32_t address_of(struct xl_ctx *c, const struct xl_ptr *p)
 {
-   return f->slots + 4 * (uint32_t)s;
+   uint32_t base = p->dyn;
+   if (!p->absolute) {
+      ir_mark_dynamic_local(c->ir, p->region_start, p->region_end);
+      base = c->frame_base;
+      if (p->dyn) {
+         base = vreg(c, 1);
+         xl_op(c, PPU_OP_IADD, PPU_TYPE_U32, base, p->dyn, c->frame_base);
+      }
+   }
+   return add_imm(c, base, p->offset);
 }
 
-/* A Local pointer to bytes of the caller's memory, typed for the callee. */
-static struct xl_ptr local_ptr(uint32_t offset, uint32_t size, uint32_t type)
+/* A Local pointer to bytes at a thread-local address (vreg) + offset. */
+static struct xl_ptr absolute_ptr(uint32_t addr, uint32_t offset, uint32_t type)
 {
    struct xl_ptr p;
    memset(&p, 0, sizeof(p));
    p.kind = XL_PTR_LOCAL;
    p.set = true;
+   p.absolute = true;
+   p.dyn = addr;
    p.offset = offset;
-   p.region_start = offset;
-   p.region_end = offset + size;
    p.type = type;
    p.component = UINT32_MAX;
    return p;
 }
 
-/* What a callee's Incoming* / HitAttribute / ShaderRecordBuffer variables
- * point at for one inlined copy. */
-struct stage_binding {
-   const struct xl_ptr *data; /* the caller's payload or callable data, or NULL */
-   uint32_t attributes;       /* local offset of the hit attributes, or 0 */
-   uint32_t record;           /* 64-bit vreg: the SBT record's VA, or 0 */
-};
-
-static void bind_variables(struct xl_ctx *s, const struct stage_binding *b)
+static enum drv_rt_stage_kind stage_kind(const struct xl_rt_program *rt, uint32_t stage)
 {
+   return stage < rt->req->stage_count ? rt->req->stages[stage].kind : DRV_RT_STAGE_RAYGEN;
+}
+
+/* Points the function's Incoming* / HitAttribute / ShaderRecordBuffer
+ * variables at what its caller passed. */
+static void bind_variables(struct xl_ctx *s)
+{
+   const struct xl_rt_instance *in = s->rt_instance;
+   enum drv_rt_stage_kind kind = stage_kind(s->rt, in->stage);
    for (uint32_t g = 0; g < spirv_module_global_variable_count(s->m); g++) {
       const struct spirv_variable *var = spirv_module_global_variable(s->m, g);
       const struct spirv_type *pt = spirv_type(s->m, var->type_id);
@@ -265,10 +286,8 @@ static void bind_variables(struct xl_ctx *s, const struct stage_binding *b)
       switch (var->storage_class) {
       case SPIRV_STORAGE_CLASS_IncomingRayPayloadKHR:
       case SPIRV_STORAGE_CLASS_IncomingCallableDataKHR:
-         if (b->data) {
-            *p = *b->data;
-            p->type = type; /* the same layout, declared in this module */
-         }
+         /* The same layout as the caller's variable, as Vulkan requires. */
+         *p = absolute_ptr(in->payload, 0, type);
          break;
       case SPIRV_STORAGE_CLASS_HitAttributeKHR: {
          uint32_t size = 0, align = 0;
@@ -276,52 +295,99 @@ static void bind_variables(struct xl_ctx *s, const struct stage_binding *b)
             xl_fail(s, "hit attributes of more than %u bytes", XL_RT_ATTRIBUTE_BYTES);
             return;
          }
-         if (b->attributes)
-            *p = local_ptr(b->attributes, XL_RT_ATTRIBUTE_BYTES, type);
+         *p = absolute_ptr(
+             in->hit_frame,
+             kind == DRV_RT_STAGE_CLOSEST_HIT ? FRAME_COMMITTED_ATTR : FRAME_CANDIDATE_ATTR, type);
          break;
       }
-      case SPIRV_STORAGE_CLASS_ShaderRecordBufferKHR:
-         if (b->record) {
-            memset(p, 0, sizeof(*p));
-            p->kind = XL_PTR_GLOBAL;
-            p->set = true;
-            p->explicit_layout = true;
-            p->type = type;
-            p->component = UINT32_MAX;
-            /* The application's data follows the group handle. */
-            p->base = vreg(s, 2);
-            struct ir_insn *i = xl_op_imm(s, PPU_OP_IADD, PPU_TYPE_U64, p->base, b->record, 0);
-            i->f.imm = DRV_RT_HANDLE_SIZE;
-         }
+      case SPIRV_STORAGE_CLASS_ShaderRecordBufferKHR: {
+         memset(p, 0, sizeof(*p));
+         p->kind = XL_PTR_GLOBAL;
+         p->set = true;
+         p->explicit_layout = true;
+         p->type = type;
+         p->component = UINT32_MAX;
+         /* The application's data follows the group handle. */
+         p->base = vreg(s, 2);
+         struct ir_insn *i = xl_op_imm(s, PPU_OP_IADD, PPU_TYPE_U64, p->base, in->record, 0);
+         i->f.imm = DRV_RT_HANDLE_SIZE;
          break;
+      }
       default:
          break;
       }
    }
 }
 
-/* Translates stage `stage` inline at the current position, as instance
- * (nest, depth), with its variables bound per b. */
-static void run_stage(struct xl_ctx *c, uint32_t stage, uint32_t nest, uint32_t depth,
-                      const struct stage_binding *b)
+/* Translates the function of `in` at the end of the program: the entry
+ * loads its header, the stage runs like an inlined function (a guarded
+ * RET from any depth comes back to the final RET). */
+static void translate_function(struct xl_ctx *root, struct xl_rt_instance *in)
 {
-   if (c->failed)
-      return;
-   struct xl_rt_instance *in = instance_for(c, stage, nest, depth);
-   if (!in)
-      return;
    struct xl_ctx *s = &in->ctx;
-   if (s->scope) {
-      xl_fail(c, "internal: stage instance translated within itself");
-      return;
+   in->translated = true;
+   hand_over(root, s);
+   s->local_size = (s->local_size + 15) & ~15u;
+   uint32_t lo = s->local_size;
+   ir_emit_label(s->ir, in->label);
+   in->sp = load_at(s, 0, IR_STACK_SLOT);
+   s->frame_base = add_imm(s, in->sp, IR_FRAME_HEADER - lo);
+   in->payload = load_at(s, in->sp, HEADER_PAYLOAD);
+   in->hit_frame = load_at(s, in->sp, HEADER_HIT_FRAME);
+   in->record = vreg(s, 2);
+   local_at(s, in->sp, HEADER_RECORD, in->record, false, PPU_TYPE_U64);
+   in->depth = load_at(s, in->sp, HEADER_DEPTH);
+   if (xl_setup_globals(s)) {
+      bind_variables(s);
+      if (!s->failed)
+         xl_inline_stage(s, root->rt->stages[in->stage].entry);
    }
-   hand_over(c, s);
-   bind_variables(s, b);
-   if (!s->failed)
-      xl_inline_stage(s, c->rt->stages[stage].entry);
-   hand_over(s, c);
+   branch(s, PPU_OP_RET, IR_NO_LABEL, PPU_PT);
+   struct ir_frame *f = &s->ir->frames[in->frame];
+   f->lo = lo;
+   f->hi = s->local_size;
+   f->sp = in->sp;
+   f->fbase = s->frame_base;
+   hand_over(s, root);
    if (s->failed)
-      c->failed = true;
+      root->failed = true;
+}
+
+/* The caller's frame and stack pointer. */
+static void caller_frame(struct xl_ctx *c, uint32_t *frame, uint32_t *sp)
+{
+   if (c->rt_instance) {
+      *frame = c->rt_instance->frame;
+      *sp = c->rt_instance->sp;
+   } else {
+      *frame = c->rt->root_frame;
+      *sp = c->rt->root_sp;
+   }
+}
+
+/* Calls stage `stage` with its header: payload and hit_frame addresses
+ * (vregs, 0 for none), record (64-bit vreg), depth (vreg). */
+static void call_stage(struct xl_ctx *c, uint32_t stage, uint32_t payload, uint32_t hit_frame,
+                       uint32_t record, uint32_t depth)
+{
+   struct xl_rt_instance *callee = function_for(c, stage);
+   if (!callee)
+      return;
+   uint32_t frame, sp;
+   caller_frame(c, &frame, &sp);
+   uint32_t callee_sp = vreg(c, 1);
+   struct ir_insn *i = xl_op_imm(c, PPU_OP_IADD, PPU_TYPE_U32, callee_sp, sp, 0);
+   i->frame_fixup = IR_FRAME_PLUS;
+   i->frame_func = frame;
+   store_at(c, 0, IR_STACK_SLOT, callee_sp);
+   store_at(c, callee_sp, HEADER_PAYLOAD, payload ? payload : xl_imm32(c, 0));
+   store_at(c, callee_sp, HEADER_HIT_FRAME, hit_frame ? hit_frame : xl_imm32(c, 0));
+   local_at(c, callee_sp, HEADER_RECORD, record, true, PPU_TYPE_U64);
+   store_at(c, callee_sp, HEADER_DEPTH, depth);
+   i = ir_emit(c->ir, PPU_OP_CALL);
+   i->label = callee->label;
+   i->out_of_line = true;
+   i->frame_func = frame;
 }
 
 /* --- shader binding table ------------------------------------------------ */
@@ -377,11 +443,6 @@ static void group_switch(struct xl_ctx *c, uint32_t group_plus_one, group_filter
    free(cases);
 }
 
-static enum drv_rt_stage_kind stage_kind(const struct xl_rt_program *rt, uint32_t stage)
-{
-   return stage < rt->req->stage_count ? rt->req->stages[stage].kind : DRV_RT_STAGE_RAYGEN;
-}
-
 static bool is_raygen_group(const struct drv_rt_group *g, const struct xl_rt_program *rt)
 {
    return g->general != DRV_RT_UNUSED && stage_kind(rt, g->general) == DRV_RT_STAGE_RAYGEN;
@@ -421,11 +482,10 @@ static bool pipeline_has(const struct xl_rt_program *rt, group_filter f)
 /* --- traceRayEXT --------------------------------------------------------- */
 
 struct trace_site {
-   const struct xl_rt_frame *frame;
-   uint32_t nest, depth; /* of the shaders this trace runs */
-   uint32_t object;      /* vreg: the frame's ray-query offset */
+   uint32_t frame;   /* vreg: the trace frame's address (the ray query object) */
+   uint32_t payload; /* vreg: the payload's address */
+   uint32_t depth;   /* vreg: the recursion depth of the shaders this trace calls */
    uint32_t sbt_offset, sbt_stride, miss_index, flags;
-   const struct xl_ptr *payload;
    uint32_t record; /* vreg of the current hit or miss record */
 };
 
@@ -434,71 +494,69 @@ struct trace_site {
  * sbt offset)). */
 static uint32_t hit_record(struct xl_ctx *c, const struct trace_site *t, uint32_t hit)
 {
-   uint32_t rq = t->frame->rq + hit;
-   uint32_t instance = load_local(c, rq + offsetof(struct ppu_ray_query_hit, sbt_offset));
-   uint32_t geometry = load_local(c, rq + offsetof(struct ppu_ray_query_hit, geometry_index));
+   uint32_t instance = load_at(c, t->frame, hit + offsetof(struct ppu_ray_query_hit, sbt_offset));
+   uint32_t geometry =
+       load_at(c, t->frame, hit + offsetof(struct ppu_ray_query_hit, geometry_index));
    uint32_t index = vreg(c, 1), sum = vreg(c, 1);
    xl_op(c, PPU_OP_IMAD, PPU_TYPE_U32, index, geometry, t->sbt_stride)->src[2] = t->sbt_offset;
    xl_op(c, PPU_OP_IADD, PPU_TYPE_U32, sum, index, instance);
    return record_address(c, DRV_ABI_CBANK_RT_HIT, DRV_ABI_CBANK_RT_HIT_STRIDE, sum);
 }
 
-static void run_any_hit(struct xl_ctx *c, uint32_t group, void *arg)
+static void call_any_hit(struct xl_ctx *c, uint32_t group, void *arg)
 {
    const struct trace_site *t = arg;
-   struct stage_binding b = {t->payload, t->frame->candidate_attr, t->record};
-   run_stage(c, c->rt->req->groups[group].any_hit, t->nest, t->depth, &b);
+   call_stage(c, c->rt->req->groups[group].any_hit, t->payload, t->frame, t->record, t->depth);
+}
+
+/* The hit kind of a triangle hit record: its facing. */
+static uint32_t triangle_kind(struct xl_ctx *c, uint32_t frame, uint32_t hit)
+{
+   uint32_t front = load_at(c, frame, hit + offsetof(struct ppu_ray_query_hit, front_face));
+   uint32_t kind = vreg(c, 1);
+   compare_imm(c, front, PPU_CMP_NE, 0);
+   xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, kind, xl_imm32(c, HIT_KIND_FRONT), xl_imm32(c, HIT_KIND_BACK))
+       ->f.ps = 0;
+   return kind;
+}
+
+static void copy_words(struct xl_ctx *c, uint32_t frame, uint32_t dst, uint32_t src, uint32_t bytes)
+{
+   for (uint32_t k = 0; k < bytes; k += 4)
+      store_at(c, frame, dst + k, load_at(c, frame, src + k));
 }
 
 /* A non-opaque triangle: its attributes are the barycentrics; the any-hit
  * shader (if the group has one) decides; then CONFIRM / TERMINATE. */
 static void triangle_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t group)
 {
-   const struct xl_rt_frame *f = t->frame;
-   uint32_t cand = f->rq + PPU_RQ_OFFSET_CANDIDATE;
-   if (pipeline_has(c->rt, has_any_hit)) {
-      for (uint32_t k = 0; k < 2; k++)
-         local_word(c, f->candidate_attr + 4 * k,
-                    load_local(c, cand + offsetof(struct ppu_ray_query_hit, barycentrics) + 4 * k),
-                    true);
-      uint32_t front = load_local(c, cand + offsetof(struct ppu_ray_query_hit, front_face));
-      uint32_t kind = vreg(c, 1);
-      compare_imm(c, front, PPU_CMP_NE, 0);
-      xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, kind, xl_imm32(c, HIT_KIND_FRONT),
-            xl_imm32(c, HIT_KIND_BACK))
-          ->f.ps = 0;
-      local_word(c, slot(f, SLOT_CANDIDATE_KIND), kind, true);
-      local_word(c, slot(f, SLOT_CANDIDATE_T),
-                 load_local(c, cand + offsetof(struct ppu_ray_query_hit, t)), true);
-      store_local_imm(c, slot(f, SLOT_OUTCOME), 0);
-      group_switch(c, group, has_any_hit, run_any_hit, t);
-      uint32_t outcome = load_local(c, slot(f, SLOT_OUTCOME));
-      compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
-      struct if_block accepted = if_begin(c, false);
-      ttu(c, PPU_TTU_CONFIRM, 0, t->object, 0);
-      if_end(c, accepted);
-      compare_imm(c, outcome, PPU_CMP_EQ, OUTCOME_TERMINATE);
-      struct if_block terminate = if_begin(c, false);
-      ttu(c, PPU_TTU_TERMINATE, 0, t->object, 0);
-      if_end(c, terminate);
-   } else {
-      ttu(c, PPU_TTU_CONFIRM, 0, t->object, 0);
+   uint32_t f = t->frame, cand = PPU_RQ_OFFSET_CANDIDATE;
+   if (!pipeline_has(c->rt, has_any_hit)) {
+      ttu(c, PPU_TTU_CONFIRM, 0, f, 0);
+      return;
    }
+   copy_words(c, f, FRAME_CANDIDATE_ATTR, cand + offsetof(struct ppu_ray_query_hit, barycentrics),
+              8);
+   store_at(c, f, SLOT(SLOT_CANDIDATE_KIND), triangle_kind(c, f, cand));
+   store_at(c, f, SLOT(SLOT_CANDIDATE_T),
+            load_at(c, f, cand + offsetof(struct ppu_ray_query_hit, t)));
+   store_imm_at(c, f, SLOT(SLOT_OUTCOME), 0);
+   group_switch(c, group, has_any_hit, call_any_hit, t);
+   uint32_t outcome = load_at(c, f, SLOT(SLOT_OUTCOME));
+   compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
+   struct if_block accepted = if_begin(c, false);
+   ttu(c, PPU_TTU_CONFIRM, 0, f, 0);
+   if_end(c, accepted);
+   compare_imm(c, outcome, PPU_CMP_EQ, OUTCOME_TERMINATE);
+   struct if_block terminate = if_begin(c, false);
+   ttu(c, PPU_TTU_TERMINATE, 0, f, 0);
+   if_end(c, terminate);
 }
 
-static void run_intersection(struct xl_ctx *c, uint32_t group, void *arg)
+static void call_intersection(struct xl_ctx *c, uint32_t group, void *arg)
 {
    const struct trace_site *t = arg;
-   struct stage_binding b = {NULL, t->frame->candidate_attr, t->record};
-   c->rt->current_group = group;
-   c->rt->current_record = t->record;
-   run_stage(c, c->rt->req->groups[group].intersection, t->nest, t->depth, &b);
-}
-
-static void copy_words(struct xl_ctx *c, uint32_t dst, uint32_t src, uint32_t bytes)
-{
-   for (uint32_t k = 0; k < bytes; k += 4)
-      local_word(c, dst + k, load_local(c, src + k), true);
+   call_stage(c, c->rt->req->groups[group].intersection, t->payload, t->frame, t->record, t->depth);
 }
 
 /* An AABB: the intersection shader reports hits (report_intersection);
@@ -508,23 +566,21 @@ static void aabb_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t grou
 {
    if (!pipeline_has(c->rt, has_intersection))
       return; /* no shader can report a hit: the candidate is dropped */
-   const struct xl_rt_frame *f = t->frame;
-   store_local_imm(c, slot(f, SLOT_PENDING), 0);
-   store_local_imm(c, slot(f, SLOT_OUTCOME), 0);
-   local_word(
-       c, slot(f, SLOT_PENDING_T),
-       load_local(c, f->rq + PPU_RQ_OFFSET_COMMITTED + offsetof(struct ppu_ray_query_hit, t)),
-       true);
-   group_switch(c, group, has_intersection, run_intersection, t);
-   compare_imm(c, load_local(c, slot(f, SLOT_PENDING)), PPU_CMP_NE, 0);
+   uint32_t f = t->frame;
+   store_imm_at(c, f, SLOT(SLOT_PENDING), 0);
+   store_imm_at(c, f, SLOT(SLOT_OUTCOME), 0);
+   store_at(c, f, SLOT(SLOT_PENDING_T),
+            load_at(c, f, PPU_RQ_OFFSET_COMMITTED + offsetof(struct ppu_ray_query_hit, t)));
+   group_switch(c, group, has_intersection, call_intersection, t);
+   compare_imm(c, load_at(c, f, SLOT(SLOT_PENDING)), PPU_CMP_NE, 0);
    struct if_block pending = if_begin(c, false);
-   ttu(c, PPU_TTU_GENERATE, 0, t->object, load_local(c, slot(f, SLOT_PENDING_T)));
-   copy_words(c, f->committed_attr, f->pending_attr, XL_RT_ATTRIBUTE_BYTES);
-   local_word(c, slot(f, SLOT_COMMITTED_KIND), load_local(c, slot(f, SLOT_PENDING_KIND)), true);
+   ttu(c, PPU_TTU_GENERATE, 0, f, load_at(c, f, SLOT(SLOT_PENDING_T)));
+   copy_words(c, f, FRAME_COMMITTED_ATTR, FRAME_PENDING_ATTR, XL_RT_ATTRIBUTE_BYTES);
+   store_at(c, f, SLOT(SLOT_COMMITTED_KIND), load_at(c, f, SLOT(SLOT_PENDING_KIND)));
    if_end(c, pending);
-   compare_imm(c, load_local(c, slot(f, SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_TERMINATE);
+   compare_imm(c, load_at(c, f, SLOT(SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_TERMINATE);
    struct if_block terminate = if_begin(c, false);
-   ttu(c, PPU_TTU_TERMINATE, 0, t->object, 0);
+   ttu(c, PPU_TTU_TERMINATE, 0, f, 0);
    if_end(c, terminate);
 }
 
@@ -532,18 +588,17 @@ static void aabb_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t grou
  * loop (docs/isa.md: PBK, PCNT, body ending in SYNC, back edge). */
 static void traverse(struct xl_ctx *c, struct trace_site *t)
 {
-   const struct xl_rt_frame *f = t->frame;
    uint32_t done = ir_new_label(c->ir), head = ir_new_label(c->ir), cont = ir_new_label(c->ir);
    branch(c, PPU_OP_PBK, done, PPU_PT);
    ir_emit_label(c->ir, head);
    branch(c, PPU_OP_PCNT, cont, PPU_PT);
    uint32_t more = vreg(c, 1);
-   ttu(c, PPU_TTU_PROCEED, more, t->object, 0);
+   ttu(c, PPU_TTU_PROCEED, more, t->frame, 0);
    compare_imm(c, more, PPU_CMP_EQ, 0);
    branch(c, PPU_OP_BRK, done, 0);
    t->record = hit_record(c, t, PPU_RQ_OFFSET_CANDIDATE);
    uint32_t group = load_global(c, t->record, 0, PPU_TYPE_U32);
-   uint32_t type = load_local(c, f->rq + PPU_RQ_OFFSET_CANDIDATE);
+   uint32_t type = load_at(c, t->frame, PPU_RQ_OFFSET_CANDIDATE);
    compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_CANDIDATE_TRIANGLE);
    struct if_block triangle = if_begin(c, false);
    triangle_candidate(c, t, group);
@@ -558,27 +613,24 @@ static void traverse(struct xl_ctx *c, struct trace_site *t)
    ir_emit_label(c->ir, done);
 }
 
-static void run_closest_hit(struct xl_ctx *c, uint32_t group, void *arg)
+static void call_closest_hit(struct xl_ctx *c, uint32_t group, void *arg)
 {
    const struct trace_site *t = arg;
-   struct stage_binding b = {t->payload, t->frame->committed_attr, t->record};
-   run_stage(c, c->rt->req->groups[group].closest_hit, t->nest, t->depth, &b);
+   call_stage(c, c->rt->req->groups[group].closest_hit, t->payload, t->frame, t->record, t->depth);
 }
 
-static void run_general(struct xl_ctx *c, uint32_t group, void *arg)
+static void call_general(struct xl_ctx *c, uint32_t group, void *arg)
 {
    const struct trace_site *t = arg;
-   struct stage_binding b = {t->payload, 0, t->record};
-   run_stage(c, c->rt->req->groups[group].general, t->nest, t->depth, &b);
+   call_stage(c, c->rt->req->groups[group].general, t->payload, t->frame, t->record, t->depth);
 }
 
 /* After traversal: the closest-hit shader of the committed hit's group, or
  * the miss shader missIndex names. */
 static void closest_hit_or_miss(struct xl_ctx *c, struct trace_site *t)
 {
-   const struct xl_rt_frame *f = t->frame;
-   uint32_t committed = f->rq + PPU_RQ_OFFSET_COMMITTED;
-   uint32_t type = load_local(c, committed);
+   uint32_t f = t->frame, committed = PPU_RQ_OFFSET_COMMITTED;
+   uint32_t type = load_at(c, f, committed);
    compare_imm(c, type, PPU_CMP_NE, PPU_RQ_COMMITTED_NONE);
    uint32_t merge = ir_new_label(c->ir), miss = ir_new_label(c->ir);
    branch(c, PPU_OP_SSY, merge, PPU_PT);
@@ -587,43 +639,41 @@ static void closest_hit_or_miss(struct xl_ctx *c, struct trace_site *t)
     * a generated hit's were stored when it was committed. */
    compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_COMMITTED_TRIANGLE);
    struct if_block triangle = if_begin(c, false);
-   copy_words(c, f->committed_attr, committed + offsetof(struct ppu_ray_query_hit, barycentrics),
-              8);
-   uint32_t front = load_local(c, committed + offsetof(struct ppu_ray_query_hit, front_face));
-   uint32_t kind = vreg(c, 1);
-   compare_imm(c, front, PPU_CMP_NE, 0);
-   xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, kind, xl_imm32(c, HIT_KIND_FRONT), xl_imm32(c, HIT_KIND_BACK))
-       ->f.ps = 0;
-   local_word(c, slot(f, SLOT_COMMITTED_KIND), kind, true);
+   copy_words(c, f, FRAME_COMMITTED_ATTR,
+              committed + offsetof(struct ppu_ray_query_hit, barycentrics), 8);
+   store_at(c, f, SLOT(SLOT_COMMITTED_KIND), triangle_kind(c, f, committed));
    if_end(c, triangle);
    /* SkipClosestHitShaderKHR: the group index becomes 0, which no case
     * matches. */
-   t->record = hit_record(c, t, PPU_RQ_OFFSET_COMMITTED);
+   t->record = hit_record(c, t, committed);
    uint32_t group = load_global(c, t->record, 0, PPU_TYPE_U32);
    uint32_t skip = vreg(c, 1), chosen = vreg(c, 1);
    xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, skip, t->flags, PPU_RAY_FLAG_SKIP_CLOSEST_HIT_SHADER);
    compare_imm(c, skip, PPU_CMP_EQ, 0);
    xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, chosen, group, xl_imm32(c, 0))->f.ps = 0;
-   group_switch(c, chosen, has_closest_hit, run_closest_hit, t);
+   group_switch(c, chosen, has_closest_hit, call_closest_hit, t);
    branch(c, PPU_OP_SYNC, merge, PPU_PT);
    ir_emit_label(c->ir, miss);
    t->record =
        record_address(c, DRV_ABI_CBANK_RT_MISS, DRV_ABI_CBANK_RT_MISS_STRIDE, t->miss_index);
-   group_switch(c, load_global(c, t->record, 0, PPU_TYPE_U32), is_miss_group, run_general, t);
+   group_switch(c, load_global(c, t->record, 0, PPU_TYPE_U32), is_miss_group, call_general, t);
    branch(c, PPU_OP_SYNC, merge, PPU_PT);
    ir_emit_label(c->ir, merge);
 }
 
-/* The data a traceRayEXT / executeCallableEXT hands to its callee: a
- * RayPayloadKHR / CallableDataKHR variable of the caller, in local memory. */
-static const struct xl_ptr *outgoing_data(struct xl_ctx *c, uint32_t id)
+/* The address of the data a traceRayEXT / executeCallableEXT hands to its
+ * callee: a RayPayloadKHR / CallableDataKHR variable of the caller, or
+ * its own incoming one passed on. */
+static uint32_t outgoing_data(struct xl_ctx *c, uint32_t id)
 {
    const struct xl_ptr *p = xl_ptr_of(c, id);
-   if (p && p->kind != XL_PTR_LOCAL) {
+   if (!p)
+      return 0;
+   if (p->kind != XL_PTR_LOCAL) {
       xl_fail(c, "%%%u is not a ray payload or callable data variable", id);
-      return NULL;
+      return 0;
    }
-   return p;
+   return address_of(c, p);
 }
 
 static uint32_t scalar_operand(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t k,
@@ -637,18 +687,22 @@ static uint32_t scalar_operand(struct xl_ctx *c, const struct spirv_inst *inst, 
    return xl_comp(c, v, 0);
 }
 
+static enum drv_rt_stage_kind own_kind(struct xl_ctx *c)
+{
+   return stage_kind(c->rt, c->rt_instance->stage);
+}
+
 static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
 {
-   const struct xl_rt_instance *caller = c->rt_instance;
+   struct xl_rt_instance *caller = c->rt_instance;
    if (inst->operand_count != 11) {
       xl_fail(c, "OpTraceRayKHR takes 11 operands");
       return;
    }
-   const struct xl_ptr *payload = outgoing_data(c, xl_word(c, inst, 10));
    struct xl_val accel = xl_get(c, xl_word(c, inst, 0));
    struct xl_val origin = xl_get(c, xl_word(c, inst, 6));
    struct xl_val dir = xl_get(c, xl_word(c, inst, 8));
-   if (c->failed || !payload)
+   if (c->failed)
       return;
    if (accel.count != 1 || c->ir->vreg_size[xl_comp(c, accel, 0)] != 2 || origin.count != 3 ||
        dir.count != 3) {
@@ -662,20 +716,23 @@ static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
    uint32_t tmax = scalar_operand(c, inst, 9, 1);
    if (c->failed)
       return;
-   if (caller->depth >= c->rt->req->max_recursion_depth)
-      return; /* beyond maxPipelineRayRecursionDepth: the application
-                 promised never to get here (Vulkan "Ray Tracing"), so
-                 this trace is not compiled */
-   uint32_t nest = caller->nest + 1;
-   if (nest > XL_RT_MAX_NEST) {
-      xl_fail(c, "traces and callables nested deeper than %u", XL_RT_MAX_NEST);
+   /* Beyond maxPipelineRayRecursionDepth the application promised never to
+    * trace (Vulkan "Ray Tracing"): such a trace does nothing, so that the
+    * stack the pipeline sized is never exceeded. */
+   if (c->rt->req->max_recursion_depth == 0)
       return;
+   struct if_block allowed = {0};
+   bool checked = own_kind(c) != DRV_RT_STAGE_RAYGEN;
+   if (checked) {
+      compare_imm(c, caller->depth, PPU_CMP_LT, c->rt->req->max_recursion_depth);
+      allowed = if_begin(c, false);
    }
    struct trace_site t = {0};
-   t.frame = frame_for(c, nest);
-   t.nest = nest;
-   t.depth = caller->depth + 1;
-   t.payload = payload;
+   t.payload = outgoing_data(c, xl_word(c, inst, 10));
+   if (!t.payload)
+      return;
+   t.frame = own_trace_frame(c);
+   t.depth = add_imm(c, caller->depth, 1);
    t.flags = word[0];
    if (c->rt->req->extra_ray_flags) {
       t.flags = vreg(c, 1);
@@ -689,64 +746,64 @@ static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
    xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, t.sbt_stride, word[3], 0xf);
    t.miss_index = vreg(c, 1);
    xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, t.miss_index, word[4], 0xffff);
-   const struct xl_rt_frame *f = t.frame;
-   uint32_t rq = f->rq;
-   struct ir_insn *i = xl_op(c, PPU_OP_ST, PPU_TYPE_U64, 0, 0, xl_comp(c, accel, 0));
-   i->f.mode = PPU_SPACE_LOCAL;
-   i->f.imm = rq + PPU_RQ_OFFSET_TLAS;
-   local_word(c, rq + PPU_RQ_OFFSET_FLAGS, t.flags, true);
-   local_word(c, rq + PPU_RQ_OFFSET_CULL_MASK, word[1], true);
+   uint32_t f = t.frame;
+   local_at(c, f, PPU_RQ_OFFSET_TLAS, xl_comp(c, accel, 0), true, PPU_TYPE_U64);
+   store_at(c, f, PPU_RQ_OFFSET_FLAGS, t.flags);
+   store_at(c, f, PPU_RQ_OFFSET_CULL_MASK, word[1]);
    for (uint32_t k = 0; k < 3; k++) {
-      local_word(c, rq + PPU_RQ_OFFSET_ORIGIN + 4 * k, xl_comp(c, origin, k), true);
-      local_word(c, rq + PPU_RQ_OFFSET_DIRECTION + 4 * k, xl_comp(c, dir, k), true);
+      store_at(c, f, PPU_RQ_OFFSET_ORIGIN + 4 * k, xl_comp(c, origin, k));
+      store_at(c, f, PPU_RQ_OFFSET_DIRECTION + 4 * k, xl_comp(c, dir, k));
    }
-   local_word(c, rq + PPU_RQ_OFFSET_TMIN, word[5], true);
-   local_word(c, rq + PPU_RQ_OFFSET_TMAX, tmax, true);
-   t.object = xl_imm32(c, rq);
-   ttu(c, PPU_TTU_INIT, 0, t.object, 0);
+   store_at(c, f, PPU_RQ_OFFSET_TMIN, word[5]);
+   store_at(c, f, PPU_RQ_OFFSET_TMAX, tmax);
+   ttu(c, PPU_TTU_INIT, 0, f, 0);
    traverse(c, &t);
    closest_hit_or_miss(c, &t);
+   if (checked)
+      if_end(c, allowed);
 }
 
 /* --- executeCallableEXT -------------------------------------------------- */
 
+static void call_callable(struct xl_ctx *c, uint32_t group, void *arg)
+{
+   const struct trace_site *t = arg;
+   call_stage(c, c->rt->req->groups[group].general, t->payload, 0, t->record, t->depth);
+}
+
 static void execute_callable(struct xl_ctx *c, const struct spirv_inst *inst)
 {
-   const struct xl_rt_instance *caller = c->rt_instance;
    if (inst->operand_count != 2) {
       xl_fail(c, "OpExecuteCallableKHR takes 2 operands");
       return;
    }
    uint32_t index = scalar_operand(c, inst, 0, 1);
-   const struct xl_ptr *data = outgoing_data(c, xl_word(c, inst, 1));
-   if (c->failed || !data)
+   if (c->failed)
       return;
-   uint32_t nest = caller->nest + 1;
-   if (nest > XL_RT_MAX_NEST) {
-      xl_fail(c,
-              "traces and callables nested deeper than %u (recursive callables are not "
-              "supported)",
-              XL_RT_MAX_NEST);
-      return;
-   }
    struct trace_site t = {0};
-   t.nest = nest;
-   t.depth = caller->depth;
-   t.payload = data;
+   t.payload = outgoing_data(c, xl_word(c, inst, 1));
+   if (!t.payload)
+      return;
+   t.depth = c->rt_instance->depth;
    t.record = record_address(c, DRV_ABI_CBANK_RT_CALLABLE, DRV_ABI_CBANK_RT_CALLABLE_STRIDE, index);
-   group_switch(c, load_global(c, t.record, 0, PPU_TYPE_U32), is_callable_group, run_general, &t);
+   group_switch(c, load_global(c, t.record, 0, PPU_TYPE_U32), is_callable_group, call_callable, &t);
 }
 
 /* --- intersection and any-hit shaders ------------------------------------ */
 
-static const struct xl_rt_frame *own_frame(struct xl_ctx *c)
+/* Groups whose intersection shader is the one being translated and that
+ * have an any-hit shader. */
+static bool runs_own_any_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt,
+                             uint32_t stage)
 {
-   return &c->rt->frames[c->rt_instance->nest];
+   (void)rt;
+   return g->intersection == stage && g->any_hit != DRV_RT_UNUSED;
 }
 
-static enum drv_rt_stage_kind own_kind(struct xl_ctx *c)
+/* runs_own_any_hit as a group_filter: the stage is rt->filter_stage. */
+static bool runs_filter_stage_any_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt)
 {
-   return stage_kind(c->rt, c->rt_instance->stage);
+   return runs_own_any_hit(g, rt, rt->filter_stage);
 }
 
 /* reportIntersectionEXT(t, kind): a hit in [tmin, closest so far] is
@@ -763,13 +820,13 @@ static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
    struct xl_val result = xl_new_val(c, inst->result_type);
    if (c->failed || result.count != 1)
       return;
-   const struct xl_rt_frame *f = own_frame(c);
-   uint32_t group = c->rt->current_group;
-   store_local_imm(c, slot(f, SLOT_REPORTED), 0);
+   struct xl_rt_instance *self = c->rt_instance;
+   uint32_t f = self->hit_frame;
+   store_imm_at(c, f, SLOT(SLOT_REPORTED), 0);
    /* In range and not after a terminateRayEXT. */
-   uint32_t tmin = load_local(c, f->rq + PPU_RQ_OFFSET_TMIN);
-   uint32_t closest = load_local(c, slot(f, SLOT_PENDING_T));
-   uint32_t outcome = load_local(c, slot(f, SLOT_OUTCOME));
+   uint32_t tmin = load_at(c, f, PPU_RQ_OFFSET_TMIN);
+   uint32_t closest = load_at(c, f, SLOT(SLOT_PENDING_T));
+   uint32_t outcome = load_at(c, f, SLOT(SLOT_OUTCOME));
    struct ir_insn *i = xl_op(c, PPU_OP_FSETP, PPU_TYPE_F32, 0, tmin, t);
    i->f.subop = PPU_CMP_LE;
    i->f.pd = 0;
@@ -783,33 +840,36 @@ static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
    i->f.pd = 0;
    i->f.ps = 0;
    struct if_block in_range = if_begin(c, false);
-   local_word(c, slot(f, SLOT_CANDIDATE_T), t, true);
-   local_word(c, slot(f, SLOT_CANDIDATE_KIND), kind, true);
-   if (group < c->rt->req->group_count && c->rt->req->groups[group].any_hit != DRV_RT_UNUSED) {
-      const struct xl_rt_instance *self = c->rt_instance;
+   store_at(c, f, SLOT(SLOT_CANDIDATE_T), t);
+   store_at(c, f, SLOT(SLOT_CANDIDATE_KIND), kind);
+   /* The any-hit shader of the group this intersection shader runs for
+    * (groups may share an intersection shader). */
+   c->rt->filter_stage = self->stage;
+   if (pipeline_has(c->rt, runs_filter_stage_any_hit)) {
       struct trace_site site = {0};
       site.frame = f;
-      site.nest = self->nest;
+      site.payload = self->payload;
+      site.record = self->record;
       site.depth = self->depth;
-      site.record = c->rt->current_record;
-      run_any_hit(c, group, &site);
+      group_switch(c, load_global(c, self->record, 0, PPU_TYPE_U32), runs_filter_stage_any_hit,
+                   call_any_hit, &site);
    }
-   outcome = load_local(c, slot(f, SLOT_OUTCOME));
+   outcome = load_at(c, f, SLOT(SLOT_OUTCOME));
    compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
    struct if_block accepted = if_begin(c, false);
-   store_local_imm(c, slot(f, SLOT_PENDING), 1);
-   store_local_imm(c, slot(f, SLOT_REPORTED), 1);
-   local_word(c, slot(f, SLOT_PENDING_T), t, true);
-   local_word(c, slot(f, SLOT_PENDING_KIND), kind, true);
-   copy_words(c, f->pending_attr, f->candidate_attr, XL_RT_ATTRIBUTE_BYTES);
+   store_imm_at(c, f, SLOT(SLOT_PENDING), 1);
+   store_imm_at(c, f, SLOT(SLOT_REPORTED), 1);
+   store_at(c, f, SLOT(SLOT_PENDING_T), t);
+   store_at(c, f, SLOT(SLOT_PENDING_KIND), kind);
+   copy_words(c, f, FRAME_PENDING_ATTR, FRAME_CANDIDATE_ATTR, XL_RT_ATTRIBUTE_BYTES);
    if_end(c, accepted);
    /* An ignored hit leaves the outcome free for the next report. */
-   compare_imm(c, load_local(c, slot(f, SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_IGNORE);
+   compare_imm(c, load_at(c, f, SLOT(SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_IGNORE);
    struct if_block ignored = if_begin(c, false);
-   store_local_imm(c, slot(f, SLOT_OUTCOME), 0);
+   store_imm_at(c, f, SLOT(SLOT_OUTCOME), 0);
    if_end(c, ignored);
    if_end(c, in_range);
-   xl_mov(c, xl_comp(c, result, 0), load_local(c, slot(f, SLOT_REPORTED)), 1);
+   xl_mov(c, xl_comp(c, result, 0), load_at(c, f, SLOT(SLOT_REPORTED)), 1);
    xl_set(c, inst->result_id, result);
    /* terminateRayEXT in the any-hit shader ends the intersection shader. */
    xl_rt_after_call(c);
@@ -817,12 +877,12 @@ static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
 
 void xl_rt_end_any_hit(struct xl_ctx *c, uint32_t opcode)
 {
-   if (!c->rt || own_kind(c) != DRV_RT_STAGE_ANY_HIT || !c->scope || c->scope->is_entry) {
+   if (!c->rt_instance || own_kind(c) != DRV_RT_STAGE_ANY_HIT || !c->scope || c->scope->is_entry) {
       xl_fail(c, "ignoreIntersectionEXT / terminateRayEXT outside an any-hit shader");
       return;
    }
-   store_local_imm(c, slot(own_frame(c), SLOT_OUTCOME),
-                   opcode == SPIRV_OP_IgnoreIntersectionKHR ? OUTCOME_IGNORE : OUTCOME_TERMINATE);
+   store_imm_at(c, c->rt_instance->hit_frame, SLOT(SLOT_OUTCOME),
+                opcode == SPIRV_OP_IgnoreIntersectionKHR ? OUTCOME_IGNORE : OUTCOME_TERMINATE);
    branch(c, PPU_OP_RET, c->scope->ret_label, PPU_PT);
 }
 
@@ -833,7 +893,7 @@ void xl_rt_after_call(struct xl_ctx *c)
    enum drv_rt_stage_kind kind = own_kind(c);
    if (kind != DRV_RT_STAGE_ANY_HIT && kind != DRV_RT_STAGE_INTERSECTION)
       return;
-   uint32_t outcome = load_local(c, slot(own_frame(c), SLOT_OUTCOME));
+   uint32_t outcome = load_at(c, c->rt_instance->hit_frame, SLOT(SLOT_OUTCOME));
    if (kind == DRV_RT_STAGE_ANY_HIT)
       compare_imm(c, outcome, PPU_CMP_NE, 0);
    else
@@ -872,11 +932,11 @@ static bool hit_of_stage(struct xl_ctx *c, uint32_t *offset)
 {
    switch (own_kind(c)) {
    case DRV_RT_STAGE_CLOSEST_HIT:
-      *offset = own_frame(c)->rq + PPU_RQ_OFFSET_COMMITTED;
+      *offset = PPU_RQ_OFFSET_COMMITTED;
       return true;
    case DRV_RT_STAGE_ANY_HIT:
    case DRV_RT_STAGE_INTERSECTION:
-      *offset = own_frame(c)->rq + PPU_RQ_OFFSET_CANDIDATE;
+      *offset = PPU_RQ_OFFSET_CANDIDATE;
       return true;
    default:
       return false;
@@ -897,7 +957,9 @@ uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
    }
    uint32_t hit = 0;
    bool has_hit = hit_of_stage(c, &hit);
-   const struct xl_rt_frame *f = sees_ray(c) ? own_frame(c) : NULL;
+   bool ray = sees_ray(c);
+   /* The trace frame of the hit or miss being handled (frame header). */
+   uint32_t f = c->rt_instance->hit_frame;
    switch (builtin) {
    case SPIRV_BUILT_IN_LaunchIdKHR:
       if (k > 2)
@@ -908,68 +970,68 @@ uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
          break;
       return load_cbank(c, DRV_ABI_CBANK_RT_LAUNCH_SIZE + 4 * k, PPU_TYPE_U32);
    case SPIRV_BUILT_IN_WorldRayOriginKHR:
-      if (f && k < 3)
-         return load_local(c, f->rq + PPU_RQ_OFFSET_ORIGIN + 4 * k);
+      if (ray && k < 3)
+         return load_at(c, f, PPU_RQ_OFFSET_ORIGIN + 4 * k);
       break;
    case SPIRV_BUILT_IN_WorldRayDirectionKHR:
-      if (f && k < 3)
-         return load_local(c, f->rq + PPU_RQ_OFFSET_DIRECTION + 4 * k);
+      if (ray && k < 3)
+         return load_at(c, f, PPU_RQ_OFFSET_DIRECTION + 4 * k);
       break;
    case SPIRV_BUILT_IN_RayTminKHR:
-      if (f)
-         return load_local(c, f->rq + PPU_RQ_OFFSET_TMIN);
+      if (ray)
+         return load_at(c, f, PPU_RQ_OFFSET_TMIN);
       break;
    case SPIRV_BUILT_IN_IncomingRayFlagsKHR:
-      if (f)
-         return load_local(c, f->rq + PPU_RQ_OFFSET_FLAGS);
+      if (ray)
+         return load_at(c, f, PPU_RQ_OFFSET_FLAGS);
       break;
    case SPIRV_BUILT_IN_CullMaskKHR:
-      if (f)
-         return load_local(c, f->rq + PPU_RQ_OFFSET_CULL_MASK);
+      if (ray)
+         return load_at(c, f, PPU_RQ_OFFSET_CULL_MASK);
       break;
    case SPIRV_BUILT_IN_RayTmaxKHR:
    case SPIRV_BUILT_IN_HitTNV:
-      if (!f)
+      if (!ray)
          break;
       switch (own_kind(c)) {
       case DRV_RT_STAGE_MISS:
-         return load_local(c, f->rq + PPU_RQ_OFFSET_TMAX);
+         return load_at(c, f, PPU_RQ_OFFSET_TMAX);
       case DRV_RT_STAGE_CLOSEST_HIT:
-         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, t));
+         return load_at(c, f, hit + offsetof(struct ppu_ray_query_hit, t));
       case DRV_RT_STAGE_ANY_HIT:
-         return load_local(c, slot(f, SLOT_CANDIDATE_T));
+         return load_at(c, f, SLOT(SLOT_CANDIDATE_T));
       default: /* intersection: the closest hit so far */
-         return load_local(c, slot(f, SLOT_PENDING_T));
+         return load_at(c, f, SLOT(SLOT_PENDING_T));
       }
    case SPIRV_BUILT_IN_HitKindKHR:
       if (own_kind(c) == DRV_RT_STAGE_CLOSEST_HIT)
-         return load_local(c, slot(f, SLOT_COMMITTED_KIND));
+         return load_at(c, f, SLOT(SLOT_COMMITTED_KIND));
       if (own_kind(c) == DRV_RT_STAGE_ANY_HIT)
-         return load_local(c, slot(f, SLOT_CANDIDATE_KIND));
+         return load_at(c, f, SLOT(SLOT_CANDIDATE_KIND));
       break;
    case SPIRV_BUILT_IN_InstanceCustomIndexKHR:
       if (has_hit)
-         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, instance_custom_index));
+         return load_at(c, f, hit + offsetof(struct ppu_ray_query_hit, instance_custom_index));
       break;
    case SPIRV_BUILT_IN_InstanceId:
       if (has_hit)
-         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, instance_id));
+         return load_at(c, f, hit + offsetof(struct ppu_ray_query_hit, instance_id));
       break;
    case SPIRV_BUILT_IN_PrimitiveId:
       if (has_hit)
-         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, primitive_index));
+         return load_at(c, f, hit + offsetof(struct ppu_ray_query_hit, primitive_index));
       break;
    case SPIRV_BUILT_IN_RayGeometryIndexKHR:
       if (has_hit)
-         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, geometry_index));
+         return load_at(c, f, hit + offsetof(struct ppu_ray_query_hit, geometry_index));
       break;
    case SPIRV_BUILT_IN_ObjectRayOriginKHR:
       if (has_hit && k < 3)
-         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, object_origin) + 4 * k);
+         return load_at(c, f, hit + offsetof(struct ppu_ray_query_hit, object_origin) + 4 * k);
       break;
    case SPIRV_BUILT_IN_ObjectRayDirectionKHR:
       if (has_hit && k < 3)
-         return load_local(c, hit + offsetof(struct ppu_ray_query_hit, object_direction) + 4 * k);
+         return load_at(c, f, hit + offsetof(struct ppu_ray_query_hit, object_direction) + 4 * k);
       break;
    case SPIRV_BUILT_IN_ObjectToWorldKHR:
    case SPIRV_BUILT_IN_WorldToObjectKHR: {
@@ -978,9 +1040,8 @@ uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
       /* Leaf k = column * 3 + row of a 4-column matrix of vec3; the
        * instance record holds row-major 3x4 matrices (ppu/bvh.h). */
       uint32_t record = vreg(c, 2);
-      struct ir_insn *i = xl_op(c, PPU_OP_LD, PPU_TYPE_U64, record, 0, 0);
-      i->f.mode = PPU_SPACE_LOCAL;
-      i->f.imm = hit + offsetof(struct ppu_ray_query_hit, instance_address);
+      local_at(c, f, hit + offsetof(struct ppu_ray_query_hit, instance_address), record, false,
+               PPU_TYPE_U64);
       uint32_t matrix = builtin == SPIRV_BUILT_IN_ObjectToWorldKHR
                             ? offsetof(struct ppu_bvh_instance, object_to_world)
                             : offsetof(struct ppu_bvh_instance, world_to_object);
@@ -996,14 +1057,33 @@ uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
 
 /* --- the program --------------------------------------------------------- */
 
-static void run_raygen(struct xl_ctx *c, uint32_t group, void *arg)
+static void call_raygen(struct xl_ctx *c, uint32_t group, void *arg)
 {
-   struct stage_binding b = {NULL, 0, *(const uint32_t *)arg};
-   run_stage(c, c->rt->req->groups[group].general, 0, 0, &b);
+   call_stage(c, c->rt->req->groups[group].general, 0, 0, *(const uint32_t *)arg, xl_imm32(c, 0));
+}
+
+static bool names_stage(const struct drv_rt_group *g, uint32_t stage)
+{
+   return g->general == stage || g->closest_hit == stage || g->any_hit == stage ||
+          g->intersection == stage;
 }
 
 void xl_rt_translate_program(struct xl_ctx *root)
 {
+   struct xl_rt_program *rt = root->rt;
+   rt->instances = calloc(rt->req->stage_count, sizeof(*rt->instances));
+   rt->root_frame = ir_new_frame(root->ir);
+   if (!rt->instances || rt->root_frame == UINT32_MAX) {
+      xl_fail(root, "out of memory");
+      return;
+   }
+   /* The stack slot is read and written by every call: keep it out of
+    * mem2reg. Functions lay their variables out above it. */
+   ir_mark_dynamic_local(root->ir, 0, IR_STACK_BASE);
+   root->local_size = IR_STACK_BASE;
+   rt->root_sp = xl_imm32(root, IR_STACK_BASE);
+   struct ir_frame *rf = &root->ir->frames[rt->root_frame];
+   rf->sp = rt->root_sp;
    /* Invocations beyond the launch size (the last workgroups of each
     * dimension are partial) end at once. */
    for (uint32_t k = 0; k < 3; k++) {
@@ -1016,6 +1096,19 @@ void xl_rt_translate_program(struct xl_ctx *root)
    }
    uint32_t record = load_cbank(root, DRV_ABI_CBANK_RT_RAYGEN, PPU_TYPE_U64);
    uint32_t group = load_global(root, record, 0, PPU_TYPE_U32);
-   group_switch(root, group, is_raygen_group, run_raygen, &record);
+   group_switch(root, group, is_raygen_group, call_raygen, &record);
    ir_emit(root->ir, PPU_OP_EXIT);
+   /* Every stage a group names is a function, called or not, so each
+    * group's stack size is known (vkGetRayTracingShaderGroupStackSizeKHR). */
+   for (uint32_t s = 0; s < rt->req->stage_count && !root->failed; s++)
+      for (uint32_t g = 0; g < rt->req->group_count; g++)
+         if (names_stage(&rt->req->groups[g], s)) {
+            function_for(root, s);
+            break;
+         }
+   /* Functions reach more functions only through the groups, so one pass
+    * translates them all. */
+   for (uint32_t s = 0; s < rt->req->stage_count && !root->failed; s++)
+      if (rt->instances[s] && !rt->instances[s]->translated)
+         translate_function(root, rt->instances[s]);
 }

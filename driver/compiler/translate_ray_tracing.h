@@ -8,9 +8,6 @@
 
 /* maxRayHitAttributeSize: the hit attributes of one hit, in local memory. */
 #define XL_RT_ATTRIBUTE_BYTES 32u
-/* Traces and callables nested in one another (each level is an inlined
- * copy of the shaders it can reach, and a trace frame of local memory). */
-#define XL_RT_MAX_NEST 12u
 
 /* One stage of the pipeline: its module and entry point. */
 struct xl_rt_stage {
@@ -19,38 +16,34 @@ struct xl_rt_stage {
    struct drv_compile_request req; /* module words, spec values, abi */
 };
 
-/* The local memory of traces at one nest: the ray-query object the TTU
- * traverses, the committed / candidate / pending hit attributes, and the
- * 4-byte slots of enum frame_slot. */
-struct xl_rt_frame {
-   bool allocated;
-   uint32_t rq;
-   uint32_t committed_attr, candidate_attr, pending_attr;
-   uint32_t slots;
-};
-
-/* One inlined copy of a stage: its own context (globals, local variables). */
+/* One stage as an out-of-line function (call_frames.h): its context
+ * (globals, local variables) and the values its caller passed, which the
+ * function loads from its frame header on entry. */
 struct xl_rt_instance {
    struct xl_ctx ctx;
    uint32_t stage;
-   uint32_t nest;  /* traces and callables around it; the raygen is 0 */
-   uint32_t depth; /* traces around it (recursion depth) */
+   uint32_t label; /* entry */
+   uint32_t frame; /* index in ir.frames */
+   bool translated;
+   /* vregs in the body: stack pointer, the caller's payload / callable
+    * data address, the trace frame of the hit or miss being handled
+    * (0 for raygen and callables), the SBT record's VA, recursion depth */
+   uint32_t sp, payload, hit_frame, record, depth;
+   uint32_t trace_frame; /* static offset of its own traces' frame, or UINT32_MAX */
 };
 
 struct xl_rt_program {
    const struct drv_rt_compile_request *req;
    struct xl_rt_stage *stages;
-   struct xl_rt_instance **instances;
-   uint32_t instance_count, instance_cap;
-   struct xl_rt_frame frames[XL_RT_MAX_NEST + 1];
-   /* The intersection shader being translated: its group and SBT record
-    * (for the any-hit shader reportIntersectionEXT runs). */
-   uint32_t current_group;
-   uint32_t current_record;
+   struct xl_rt_instance **instances; /* by stage, NULL until called */
+   /* The root (launch bounds, raygen dispatch) calls with this frame. */
+   uint32_t root_frame, root_sp;
+   uint32_t filter_stage; /* the intersection stage report_intersection serves */
 };
 
-/* Translates the program into root->ir: launch bounds, then the raygen
- * group the raygen record names, with everything it reaches inlined. */
+/* Translates the program into root->ir: launch bounds, the call of the
+ * raygen group the raygen record names, then every stage a group names as
+ * an out-of-line function. */
 void xl_rt_translate_program(struct xl_ctx *root);
 void xl_rt_program_free(struct xl_rt_program *rt);
 

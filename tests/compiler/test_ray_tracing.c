@@ -1,9 +1,10 @@
 /* drv_compile_ray_tracing on the stages of tests/api/shaders/rt_basic.*:
- * the pipeline compiles into one program for an 8 x 4 workgroup; corrupted
- * and truncated stages, groups naming stages of the wrong kind, a missing
- * raygen shader and a callable that calls itself fail with a message and
- * never crash (ASan/UBSan run these). Execution is tested through the API
- * (tests/api/test_ray_tracing_pipeline.c). */
+ * the pipeline compiles into one program for an 8 x 4 workgroup with a
+ * frame on the call stack for each stage; a callable that calls itself
+ * compiles (its frames stack up at run time); corrupted and truncated
+ * stages, groups naming stages of the wrong kind and a missing raygen
+ * shader fail with a message and never crash (ASan/UBSan run these).
+ * Execution is tested through the API (tests/api/test_ray_tracing_*.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,7 @@ static void pipeline_free(struct pipeline *p)
 
 static int compile(const struct drv_rt_stage *stages, uint32_t stage_count,
                    const struct drv_rt_group *g, uint32_t group_count,
-                   struct drv_shader_binary *bin, char *err, size_t err_size)
+                   struct drv_shader_binary *bin, uint32_t *stack_bytes, char *err, size_t err_size)
 {
    struct drv_binding_layout b[3] = {
        {0, 0, DRV_BINDING_ACCELERATION_STRUCTURE, 0, 1, -1},
@@ -92,7 +93,8 @@ static int compile(const struct drv_rt_stage *stages, uint32_t stage_count,
                                         .group_count = group_count,
                                         .max_recursion_depth = 1,
                                         .abi = &abi,
-                                        .max_registers = 255};
+                                        .max_registers = 255,
+                                        .stage_stack_bytes = stack_bytes};
    struct drv_shader_binary local;
    struct drv_shader_binary *out = bin ? bin : &local;
    int rc = drv_compile_ray_tracing(&req, out, err, err_size);
@@ -107,14 +109,27 @@ TEST_CASE(a_pipeline_of_every_stage_is_one_program)
    if (pipeline_load(&p)) {
       struct drv_shader_binary bin;
       char err[256] = "";
-      int rc = compile(p.stages, STAGES, groups, 6, &bin, err, sizeof(err));
+      uint32_t stack[STAGES];
+      memset(stack, 0xff, sizeof(stack));
+      int rc = compile(p.stages, STAGES, groups, 6, &bin, stack, err, sizeof(err));
       CHECK_MSG(rc == 0, "compile: %s", err);
       if (rc == 0) {
          CHECK(bin.code_words > 0 && bin.register_count > 0);
          CHECK(bin.workgroup_size[0] == DRV_RT_WORKGROUP_X &&
                bin.workgroup_size[1] == DRV_RT_WORKGROUP_Y && bin.workgroup_size[2] == 1);
-         /* At least one trace frame: the 1 KiB ray-query object. */
-         CHECK_MSG(bin.local_memory_size >= 1024, "local memory %u", bin.local_memory_size);
+         /* Below the stack: the stack slot and the root's frame header. */
+         CHECK_MSG(bin.local_memory_size >= 48 && bin.local_memory_size < 1024 &&
+                       bin.local_memory_size % 16 == 0,
+                   "local memory %u", bin.local_memory_size);
+         /* Every stage has a frame of 16-byte multiples with its 32-byte
+          * header; the raygen traces, so it holds a trace frame (the
+          * 1 KiB ray-query object); the closest-hit shader calls a
+          * callable, so it saves registers but holds no trace frame. */
+         for (int s = 0; s < STAGES; s++)
+            CHECK_MSG(stack[s] >= 32 && stack[s] % 16 == 0 && stack[s] < 16384,
+                      "%s: frame of %u bytes", files[s].file, stack[s]);
+         CHECK_MSG(stack[0] > 1024, "raygen frame %u", stack[0]);
+         CHECK_MSG(stack[2] < 1024, "closest-hit frame %u", stack[2]);
          drv_shader_binary_free(&bin);
       }
    }
@@ -142,7 +157,7 @@ TEST_CASE(corrupted_stages_never_crash)
             memcpy(stages, p.stages, sizeof(stages));
             stages[stage].spirv = copy;
             char err[256] = "";
-            if (compile(stages, STAGES, groups, 6, NULL, err, sizeof(err)))
+            if (compile(stages, STAGES, groups, 6, NULL, NULL, err, sizeof(err)))
                CHECK_MSG(err[0], "%s iteration %d: an error without a message", files[stage].file,
                          iter);
          }
@@ -162,7 +177,7 @@ TEST_CASE(truncated_stages_fail_cleanly)
          memcpy(stages, p.stages, sizeof(stages));
          stages[2].word_count = len;
          char err[256] = "";
-         CHECK_MSG(compile(stages, STAGES, groups, 6, NULL, err, sizeof(err)) != 0 && err[0],
+         CHECK_MSG(compile(stages, STAGES, groups, 6, NULL, NULL, err, sizeof(err)) != 0 && err[0],
                    "closest hit truncated at %zu words", len);
       }
    }
@@ -176,24 +191,24 @@ TEST_CASE(wrong_groups_and_missing_raygen_are_errors)
       char err[256] = "";
       /* A closest-hit slot naming the miss shader. */
       struct drv_rt_group bad[2] = {{0, U, U, U}, {U, 1, U, U}};
-      CHECK(compile(p.stages, STAGES, bad, 2, NULL, err, sizeof(err)) != 0);
+      CHECK(compile(p.stages, STAGES, bad, 2, NULL, NULL, err, sizeof(err)) != 0);
       CHECK_MSG(strstr(err, "wrong kind") != NULL, "message: %s", err);
       /* An index beyond the stages. */
       struct drv_rt_group beyond[1] = {{9, U, U, U}};
-      CHECK(compile(p.stages, STAGES, beyond, 1, NULL, err, sizeof(err)) != 0);
+      CHECK(compile(p.stages, STAGES, beyond, 1, NULL, NULL, err, sizeof(err)) != 0);
       /* No raygen stage at all. */
-      CHECK(compile(p.stages + 1, 1, NULL, 0, NULL, err, sizeof(err)) != 0);
+      CHECK(compile(p.stages + 1, 1, NULL, 0, NULL, NULL, err, sizeof(err)) != 0);
       CHECK_MSG(strstr(err, "raygen") != NULL, "message: %s", err);
       /* A raygen stage whose module has no RayGeneration entry point. */
       struct drv_rt_stage wrong = p.stages[1];
       wrong.kind = DRV_RT_STAGE_RAYGEN;
-      CHECK(compile(&wrong, 1, NULL, 0, NULL, err, sizeof(err)) != 0);
+      CHECK(compile(&wrong, 1, NULL, 0, NULL, NULL, err, sizeof(err)) != 0);
       CHECK_MSG(strstr(err, "entry point") != NULL, "message: %s", err);
    }
    pipeline_free(&p);
 }
 
-TEST_CASE(a_callable_calling_itself_is_refused)
+TEST_CASE(a_callable_calling_itself_compiles)
 {
    struct pipeline p;
    size_t n = 0;
@@ -204,8 +219,11 @@ TEST_CASE(a_callable_calling_itself_is_refused)
       stages[5].spirv = selfcall;
       stages[5].word_count = n;
       char err[256] = "";
-      CHECK(compile(stages, STAGES, groups, 6, NULL, err, sizeof(err)) != 0);
-      CHECK_MSG(strstr(err, "nested deeper") != NULL, "message: %s", err);
+      uint32_t stack[STAGES] = {0};
+      CHECK_MSG(compile(stages, STAGES, groups, 6, NULL, stack, err, sizeof(err)) == 0,
+                "compile: %s", err);
+      /* It saves what it uses after its own call. */
+      CHECK_MSG(stack[5] > 32, "callable frame %u", stack[5]);
    }
    free(selfcall);
    pipeline_free(&p);

@@ -1,0 +1,235 @@
+/* See call_frames.h. */
+#include "call_frames.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A growing copy of the instruction list with insertions. */
+struct insn_list {
+   struct ir_insn *v;
+   uint32_t n, cap;
+   bool oom;
+};
+
+static void push(struct insn_list *l, const struct ir_insn *in)
+{
+   if (l->n == l->cap) {
+      uint32_t cap = l->cap ? l->cap * 2 : 1024;
+      struct ir_insn *n = realloc(l->v, (size_t)cap * sizeof(*n));
+      if (!n) {
+         l->oom = true;
+         return;
+      }
+      l->v = n;
+      l->cap = cap;
+   }
+   l->v[l->n++] = *in;
+}
+
+static struct ir_insn make(enum ppu_op op, enum ppu_type type)
+{
+   struct ir_insn i;
+   memset(&i, 0, sizeof(i));
+   ppu_insn_fields_init(&i.f, op);
+   i.f.type = (uint8_t)type;
+   return i;
+}
+
+/* LD/ST.LOCAL of vreg v (register part `part`) at [addr + offset]. */
+static void local_access(struct insn_list *l, bool is_store, enum ppu_type type, uint32_t v,
+                         uint8_t part, uint32_t addr, uint32_t offset)
+{
+   struct ir_insn i = make(is_store ? PPU_OP_ST : PPU_OP_LD, type);
+   i.f.mode = PPU_SPACE_LOCAL;
+   i.f.imm = offset;
+   i.src[0] = addr;
+   i.local_ref = IR_LOCAL_ABSOLUTE;
+   if (is_store) {
+      i.src[1] = v;
+      i.part[2] = part;
+   } else {
+      i.dst = v;
+      i.part[0] = part;
+   }
+   push(l, &i);
+}
+
+static uint32_t align_up(uint32_t x, uint32_t a)
+{
+   return (x + a - 1) & ~(a - 1);
+}
+
+static bool is_local_access(const struct ir_insn *in)
+{
+   return !in->is_label && (in->f.op == PPU_OP_LD || in->f.op == PPU_OP_ST) &&
+          in->f.mode == PPU_SPACE_LOCAL;
+}
+
+static uint32_t frame_of_offset(const struct ir_program *p, uint32_t offset)
+{
+   for (uint32_t k = 0; k < p->frame_count; k++)
+      if (offset >= p->frames[k].lo && offset < p->frames[k].hi)
+         return k;
+   return UINT32_MAX;
+}
+
+/* Where a function's save area starts in its frame. */
+static uint32_t save_base(const struct ir_frame *f)
+{
+   return IR_FRAME_HEADER + align_up(f->hi - f->lo, 16);
+}
+
+/* Static offsets become offsets from the frame base of their function. */
+static bool rebase(struct ir_program *p, struct insn_list *l, char *err, size_t err_size)
+{
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      struct ir_insn in = p->insns[i];
+      if (is_local_access(&in) && in.local_ref == IR_LOCAL_STATIC) {
+         uint32_t k = frame_of_offset(p, in.f.imm);
+         if (k == UINT32_MAX) {
+            snprintf(err, err_size,
+                     "compiler: internal: local offset 0x%x belongs to no function's frame",
+                     in.f.imm);
+            return false;
+         }
+         uint32_t fbase = p->frames[k].fbase;
+         if (in.src[0]) {
+            uint32_t sum = ir_new_vreg(p, 1);
+            struct ir_insn add = make(PPU_OP_IADD, PPU_TYPE_U32);
+            add.dst = sum;
+            add.src[0] = in.src[0];
+            add.src[1] = fbase;
+            push(l, &add);
+            in.src[0] = sum;
+         } else {
+            in.src[0] = fbase;
+         }
+         in.local_ref = IR_LOCAL_ABSOLUTE;
+      }
+      push(l, &in);
+   }
+   return !l->oom && !p->out_of_memory;
+}
+
+static enum ppu_type word_type(unsigned regs)
+{
+   return regs == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32;
+}
+
+/* Caller-saves around each out-of-line CALL (see call_frames.h). */
+static bool save_around_calls(struct ir_program *p, struct insn_list *l)
+{
+   uint32_t nv = p->vreg_count, words = (nv + 63) / 64;
+   uint32_t *label_pos = ir_label_positions(p);
+   uint64_t *live = calloc((size_t)p->insn_count * words + 1, sizeof(uint64_t));
+   bool ok = label_pos && live && ir_liveness(p, label_pos, live, words);
+   /* What is live where a function starts comes from outside it (the
+    * program's prologue): it must survive every call of it, recursive
+    * ones included, so it keeps its register everywhere. */
+   p->pinned = ok ? calloc(words + 1, sizeof(uint64_t)) : NULL;
+   ok = ok && p->pinned;
+   if (ok)
+      p->pinned_words = words;
+   for (uint32_t i = 0; ok && i < p->insn_count; i++) {
+      const struct ir_insn *in = &p->insns[i];
+      if (in->is_label || in->f.op != PPU_OP_CALL || !in->out_of_line ||
+          label_pos[in->label] == UINT32_MAX)
+         continue;
+      for (uint32_t w = 0; w < words; w++)
+         p->pinned[w] |= live[(size_t)label_pos[in->label] * words + w];
+   }
+   for (uint32_t i = 0; ok && i < p->insn_count; i++) {
+      const struct ir_insn *in = &p->insns[i];
+      bool is_call = !in->is_label && in->f.op == PPU_OP_CALL && in->out_of_line;
+      if (!is_call) {
+         push(l, in);
+         continue;
+      }
+      struct ir_frame *f = &p->frames[in->frame_func];
+      const uint64_t *after = i + 1 < p->insn_count ? &live[(size_t)(i + 1) * words] : NULL;
+      uint32_t base = save_base(f), offset = base;
+      /* Saves before the call, in vreg order; restores replay the same
+       * layout. */
+      for (int pass = 0; pass < 2 && after; pass++) {
+         uint32_t sp = f->sp;
+         if (pass == 1) {
+            push(l, in);
+            /* The slot holds this call's callee sp, 16-byte frames above. */
+            uint32_t top = ir_new_vreg(p, 1);
+            sp = ir_new_vreg(p, 1);
+            local_access(l, false, PPU_TYPE_U32, top, 0, 0, IR_STACK_SLOT);
+            struct ir_insn sub = make(PPU_OP_IADD, PPU_TYPE_U32);
+            sub.dst = sp;
+            sub.src[0] = top;
+            sub.f.b_imm = true;
+            sub.frame_fixup = IR_FRAME_MINUS;
+            sub.frame_func = in->frame_func;
+            push(l, &sub);
+            local_access(l, true, PPU_TYPE_U32, sp, 0, 0, IR_STACK_SLOT);
+            offset = base;
+         }
+         for (uint32_t w = 0; w < words; w++) {
+            for (uint64_t bits = after[w]; bits; bits &= bits - 1) {
+               uint32_t v = w * 64 + (uint32_t)__builtin_ctzll(bits);
+               unsigned regs = p->vreg_size[v];
+               if (regs == 2)
+                  offset = align_up(offset, 8);
+               if (regs == 4) {
+                  for (uint8_t part = 0; part < 4; part++)
+                     local_access(l, pass == 0, PPU_TYPE_U32, v, part, sp, offset + 4u * part);
+               } else {
+                  local_access(l, pass == 0, word_type(regs), v, 0, sp, offset);
+               }
+               offset += 4u * regs;
+            }
+         }
+      }
+      if (!after)
+         push(l, in);
+      if (offset - base > f->save_bytes)
+         f->save_bytes = offset - base;
+   }
+   free(label_pos);
+   free(live);
+   return ok && !l->oom && !p->out_of_memory;
+}
+
+static void replace_insns(struct ir_program *p, struct insn_list *l)
+{
+   free(p->insns);
+   p->insns = l->v;
+   p->insn_count = l->n;
+   p->insn_cap = l->cap;
+   memset(l, 0, sizeof(*l));
+}
+
+bool ir_lower_call_frames(struct ir_program *p, char *err, size_t err_size)
+{
+   struct insn_list l = {0};
+   if (!rebase(p, &l, err, err_size)) {
+      free(l.v);
+      if (!err[0])
+         snprintf(err, err_size, "compiler: out of memory");
+      return false;
+   }
+   replace_insns(p, &l);
+   if (!save_around_calls(p, &l)) {
+      free(l.v);
+      snprintf(err, err_size, "compiler: out of memory");
+      return false;
+   }
+   replace_insns(p, &l);
+   for (uint32_t k = 0; k < p->frame_count; k++) {
+      struct ir_frame *f = &p->frames[k];
+      f->frame_bytes = align_up(save_base(f) + f->save_bytes, 16);
+   }
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      struct ir_insn *in = &p->insns[i];
+      if (in->is_label || in->frame_fixup == IR_FRAME_NONE)
+         continue;
+      uint32_t bytes = p->frames[in->frame_func].frame_bytes;
+      in->f.imm = in->frame_fixup == IR_FRAME_PLUS ? bytes : 0u - bytes;
+   }
+   return true;
+}
