@@ -112,6 +112,10 @@ struct rtu_linking {
    VkPipelineCreateFlags flags; /* VK_PIPELINE_CREATE_LIBRARY_BIT_KHR for a library */
    const VkPipeline *libraries;
    uint32_t library_count;
+   /* VK_DYNAMIC_STATE_RAY_TRACING_PIPELINE_STACK_SIZE_KHR: the stack size
+    * comes from vkCmdSetRayTracingPipelineStackSizeKHR instead of the
+    * spec's default formula (test_ray_tracing_stack.c). */
+   bool dynamic_stack_size;
 };
 
 /* Creates a ray-tracing pipeline (or library) of these stages and groups;
@@ -145,6 +149,11 @@ rtu_pipeline_create_linked(struct rtu_rig *r, const struct rtu_stage *stages, ui
        .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_INTERFACE_CREATE_INFO_KHR,
        .maxPipelineRayPayloadSize = 128,
        .maxPipelineRayHitAttributeSize = 8};
+   static const VkDynamicState stack_state = VK_DYNAMIC_STATE_RAY_TRACING_PIPELINE_STACK_SIZE_KHR;
+   VkPipelineDynamicStateCreateInfo dynamic = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+       .dynamicStateCount = 1,
+       .pDynamicStates = &stack_state};
    if (res == VK_SUCCESS) {
       VkRayTracingPipelineCreateInfoKHR ci = {
           .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR,
@@ -156,6 +165,7 @@ rtu_pipeline_create_linked(struct rtu_rig *r, const struct rtu_stage *stages, ui
           .maxPipelineRayRecursionDepth = max_recursion,
           .pLibraryInfo = uses_libraries ? &libraries : NULL,
           .pLibraryInterface = uses_libraries ? &interface : NULL,
+          .pDynamicState = linking && linking->dynamic_stack_size ? &dynamic : NULL,
           .layout = layout};
       res = vkCreateRayTracingPipelinesKHR(r->dev.device, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &ci,
                                            NULL, out);
