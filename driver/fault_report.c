@@ -106,7 +106,14 @@ void drv_fault_record(struct drv_device *dev, struct ppu_channel *hw)
    }
    if (len < sizeof(report) && ch)
       len += describe_source(ch, &f, report + len, sizeof(report) - len);
-   if (len < sizeof(report) && f.address) {
+   if (len < sizeof(report) && f.kind == PPU_FAULT_OUT_OF_RANGE) {
+      /* Not a VA: an offset into the thread's shared or local memory. */
+      len += (size_t)snprintf(report + len, sizeof(report) - len,
+                              "  address 0x%" PRIx64 " is an offset into shared or local memory; "
+                              "a ray-tracing pipeline's call stack ends with the local memory "
+                              "(its default stack or vkCmdSetRayTracingPipelineStackSizeKHR)\n",
+                              f.address);
+   } else if (len < sizeof(report) && f.address) {
       len += (size_t)snprintf(report + len, sizeof(report) - len,
                               "  address 0x%" PRIx64 " lies in %s\n", f.address,
                               va_region_name(f.address));
