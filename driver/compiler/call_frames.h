@@ -10,11 +10,16 @@
  *  - every LD/ST.LOCAL of a static offset in a frame's range is rebased on
  *    that function's frame base (sp + IR_FRAME_HEADER - lo): each
  *    activation gets its own copy of what stayed in memory;
- *  - around every out-of-line CALL the caller stores the vregs live across
- *    it into its frame's save area and loads them back after (callees may
- *    use any register); the caller's stack pointer comes back from the
- *    stack slot at local offset 0, which holds the callee's sp: the frame
- *    sizes are constants;
+ *  - around an out-of-line CALL whose callee may come back into the
+ *    caller's function (recursion), the caller stores the vregs live
+ *    across it into its frame's save area and loads them back after (the
+ *    callee runs the caller's code, so it may use any of its registers);
+ *    the caller's stack pointer comes back from the stack slot at local
+ *    offset 0, which holds the callee's sp: the frame sizes are constants;
+ *  - around any other out-of-line CALL nothing is saved: the vregs live
+ *    across it keep their registers over the code of every function the
+ *    callee may reach (ir_program.extend_lo / extend_hi), so no callee
+ *    writes them;
  *  - the frame sizes (header + variables + save area, 16-byte multiples)
  *    fill the IR_FRAME_PLUS / _MINUS immediates.
  *

@@ -19,6 +19,8 @@ void ir_free(struct ir_program *p)
    free(p->dynamic_local);
    free(p->frames);
    free(p->pinned);
+   free(p->extend_lo);
+   free(p->extend_hi);
    memset(p, 0, sizeof(*p));
 }
 

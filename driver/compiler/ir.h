@@ -62,6 +62,7 @@ enum { IR_FRAME_NONE, IR_FRAME_PLUS, IR_FRAME_MINUS };
 struct ir_frame {
    uint32_t lo, hi;
    uint32_t sp, fbase;
+   uint32_t entry_label; /* IR_NO_LABEL for the program's root */
    uint32_t save_bytes;  /* set by ir_lower_call_frames */
    uint32_t frame_bytes; /* set by ir_lower_call_frames */
 };
@@ -97,6 +98,11 @@ struct ir_program {
     * it does (its function may run again from any call); NULL for none. */
    uint64_t *pinned;
    uint32_t pinned_words;
+   /* Vreg v < extend_count must also keep its register over instructions
+    * [extend_lo[v], extend_hi[v]) (when lo < hi): the code of the
+    * functions a call it lives across can reach (call_frames.c). */
+   uint32_t *extend_lo, *extend_hi;
+   uint32_t extend_count;
    bool out_of_memory;
 };
 

@@ -73,6 +73,14 @@ bool regalloc_run(struct ir_program *p, uint32_t max_registers, uint32_t *regist
          iv[v].start = 0;
          iv[v].end = p->insn_count;
       }
+   for (uint32_t v = 1; p->extend_lo && v < nv && v < p->extend_count; v++) {
+      if (p->extend_lo[v] >= p->extend_hi[v])
+         continue;
+      if (iv[v].start > p->extend_lo[v])
+         iv[v].start = p->extend_lo[v];
+      if (iv[v].end < p->extend_hi[v] - 1)
+         iv[v].end = p->extend_hi[v] - 1;
+   }
    qsort(iv + 1, nv - 1, sizeof(*iv), interval_by_start);
    /* busy_until[r]: last instruction index at which register r is taken. */
    int64_t busy_until[PPU_REG_COUNT_MAX];

@@ -348,6 +348,7 @@ static void translate_function(struct xl_ctx *root, struct xl_rt_instance *in)
    f->hi = s->local_size;
    f->sp = in->sp;
    f->fbase = s->frame_base;
+   f->entry_label = in->label;
    hand_over(s, root);
    if (s->failed)
       root->failed = true;
