@@ -76,32 +76,66 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysKHR(
  * 8 x 4 tiles), which no engine of the chip computes. A host-assisted job
  * (driver/host_job.h) at that point of the stream reads the
  * VkTraceRaysIndirectCommandKHR and writes the grid for LAUNCH_INDIRECT
- * and the launch size into the grid's constant bank 0. */
+ * and the launch size into the grid's constant bank 0;
+ * vkCmdTraceRaysIndirect2KHR's VkTraceRaysIndirectCommand2KHR also holds
+ * the SBT regions, which the job writes there too. */
 struct trace_indirect_job {
    struct drv_host_job base;
-   uint64_t command_va; /* VkTraceRaysIndirectCommandKHR */
+   uint64_t command_va; /* VkTraceRaysIndirectCommandKHR or ...Command2KHR */
    uint64_t grid_va;    /* struct ppu_dispatch_indirect */
-   uint64_t launch_va;  /* cbank 0 + DRV_ABI_CBANK_RT_LAUNCH_SIZE */
+   uint64_t cbank_va;   /* the grid's constant bank 0 */
+   bool with_regions;   /* Command2: the SBT regions come with the size */
+   const char *command; /* for messages */
 };
 
 static bool run_trace_indirect(struct drv_host_job *base, struct drv_device *dev, char *why,
                                size_t why_size)
 {
    struct trace_indirect_job *job = (struct trace_indirect_job *)base;
+   VkTraceRaysIndirectCommand2KHR c2;
    uint32_t launch[3];
    uint64_t bad = 0;
-   if (!drv_va_read(dev, job->command_va, launch, sizeof(launch), &bad)) {
+   bool read = job->with_regions ? drv_va_read(dev, job->command_va, &c2, sizeof(c2), &bad)
+                                 : drv_va_read(dev, job->command_va, launch, sizeof(launch), &bad);
+   if (!read) {
       snprintf(why, why_size,
-               "vkCmdTraceRaysIndirectKHR: the launch size at 0x%" PRIx64
-               " cannot be read (address 0x%" PRIx64 " is not mapped)",
-               job->command_va, bad);
+               "%s: the command at 0x%" PRIx64 " cannot be read (address 0x%" PRIx64
+               " is not mapped)",
+               job->command, job->command_va, bad);
       return false;
+   }
+   uint8_t regions[DRV_ABI_RT_CBANK0_SIZE];
+   if (job->with_regions) {
+      /* The same layout vkCmdTraceRaysKHR writes when it is recorded. */
+      const VkStridedDeviceAddressRegionKHR raygen = {c2.raygenShaderRecordAddress,
+                                                      c2.raygenShaderRecordSize,
+                                                      c2.raygenShaderRecordSize},
+                                            miss = {c2.missShaderBindingTableAddress,
+                                                    c2.missShaderBindingTableStride,
+                                                    c2.missShaderBindingTableSize},
+                                            hit = {c2.hitShaderBindingTableAddress,
+                                                   c2.hitShaderBindingTableStride,
+                                                   c2.hitShaderBindingTableSize},
+                                            callable = {c2.callableShaderBindingTableAddress,
+                                                        c2.callableShaderBindingTableStride,
+                                                        c2.callableShaderBindingTableSize};
+      memset(regions, 0, sizeof(regions));
+      write_regions(regions, &raygen, &miss, &hit, &callable);
+      launch[0] = c2.width;
+      launch[1] = c2.height;
+      launch[2] = c2.depth;
    }
    struct ppu_dispatch_indirect grid = {groups_for(launch[0], DRV_RT_WORKGROUP_X),
                                         groups_for(launch[1], DRV_RT_WORKGROUP_Y), launch[2]};
-   if (!drv_va_write(dev, job->grid_va, &grid, sizeof(grid), &bad) ||
-       !drv_va_write(dev, job->launch_va, launch, sizeof(launch), &bad)) {
-      snprintf(why, why_size, "vkCmdTraceRaysIndirectKHR: cannot write 0x%" PRIx64, bad);
+   bool written = drv_va_write(dev, job->grid_va, &grid, sizeof(grid), &bad) &&
+                  drv_va_write(dev, job->cbank_va + DRV_ABI_CBANK_RT_LAUNCH_SIZE, launch,
+                               sizeof(launch), &bad) &&
+                  (!job->with_regions ||
+                   drv_va_write(dev, job->cbank_va + DRV_ABI_CBANK_RT_RAYGEN,
+                                regions + DRV_ABI_CBANK_RT_RAYGEN,
+                                DRV_ABI_CBANK_RT_LAUNCH_SIZE - DRV_ABI_CBANK_RT_RAYGEN, &bad));
+   if (!written) {
+      snprintf(why, why_size, "%s: cannot write 0x%" PRIx64, job->command, bad);
       return false;
    }
    return true;
@@ -112,14 +146,12 @@ static void destroy_trace_indirect(struct drv_host_job *base)
    free(base); /* may outlive its command buffer, like every job */
 }
 
-VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirectKHR(
-    VkCommandBuffer commandBuffer, const VkStridedDeviceAddressRegionKHR *pRaygenShaderBindingTable,
-    const VkStridedDeviceAddressRegionKHR *pMissShaderBindingTable,
-    const VkStridedDeviceAddressRegionKHR *pHitShaderBindingTable,
-    const VkStridedDeviceAddressRegionKHR *pCallableShaderBindingTable,
-    VkDeviceAddress indirectDeviceAddress)
+/* An indirect trace: the grid and (Command2) the regions come from the
+ * command at indirect_va when the trace executes. */
+static void trace_indirect(struct vkppu_command_buffer *cmd,
+                           const VkStridedDeviceAddressRegionKHR *regions[4],
+                           VkDeviceAddress indirect_va, const char *command)
 {
-   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    uint64_t grid_va;
    void *grid_map;
    if (!vkppu_cmd_upload_alloc(cmd, sizeof(struct ppu_dispatch_indirect), 16, &grid_va, &grid_map))
@@ -131,8 +163,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirectKHR(
        vkppu_prepare_grid(cmd, &cmd->ray_tracing, zero, zero, DRV_ABI_RT_CBANK0_SIZE, &cbank);
    if (!cbank_va)
       return;
-   write_regions(cbank, pRaygenShaderBindingTable, pMissShaderBindingTable, pHitShaderBindingTable,
-                 pCallableShaderBindingTable);
+   if (regions)
+      write_regions(cbank, regions[0], regions[1], regions[2], regions[3]);
    struct trace_indirect_job *job = calloc(1, sizeof(*job));
    if (!job) {
       if (cmd->pb.error == DRV_SUCCESS)
@@ -141,9 +173,11 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirectKHR(
    }
    drv_host_job_init(&job->base, "ray-tracing indirect launch size", run_trace_indirect,
                      destroy_trace_indirect);
-   job->command_va = indirectDeviceAddress;
+   job->command_va = indirect_va;
    job->grid_va = grid_va;
-   job->launch_va = cbank_va + DRV_ABI_CBANK_RT_LAUNCH_SIZE;
+   job->cbank_va = cbank_va;
+   job->with_regions = regions == NULL;
+   job->command = command;
    vkppu_cmd_add_host_job(cmd, &job->base);
    uint32_t *p = drv_pushbuf_reserve(&cmd->pb, 3);
    if (!p)
@@ -153,6 +187,27 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirectKHR(
    p[2] = drv_hi32(grid_va);
    drv_pushbuf_commit(&cmd->pb, p + 3);
    vkppu_emit_launch(cmd, true);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirectKHR(
+    VkCommandBuffer commandBuffer, const VkStridedDeviceAddressRegionKHR *pRaygenShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pMissShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pHitShaderBindingTable,
+    const VkStridedDeviceAddressRegionKHR *pCallableShaderBindingTable,
+    VkDeviceAddress indirectDeviceAddress)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   const VkStridedDeviceAddressRegionKHR *regions[4] = {
+       pRaygenShaderBindingTable, pMissShaderBindingTable, pHitShaderBindingTable,
+       pCallableShaderBindingTable};
+   trace_indirect(cmd, regions, indirectDeviceAddress, "vkCmdTraceRaysIndirectKHR");
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdTraceRaysIndirect2KHR(VkCommandBuffer commandBuffer,
+                                                          VkDeviceAddress indirectDeviceAddress)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   trace_indirect(cmd, NULL, indirectDeviceAddress, "vkCmdTraceRaysIndirect2KHR");
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetRayTracingPipelineStackSizeKHR(VkCommandBuffer commandBuffer,

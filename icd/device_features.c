@@ -107,6 +107,8 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR),
     FEATURE(VkPhysicalDeviceRayTracingPipelineFeaturesKHR, rayTraversalPrimitiveCulling,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR),
+    FEATURE(VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR, rayTracingPipelineTraceRaysIndirect2,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR),
     FEATURE(VkPhysicalDeviceImage2DViewOf3DFeaturesEXT, sampler2DViewOf3D,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT),
     FEATURE(VkPhysicalDevicePerformanceQueryFeaturesKHR, performanceCounterMultipleQueryPools,

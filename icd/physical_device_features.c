@@ -138,6 +138,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(ACCELERATION_STRUCTURE_FEATURES_KHR, VkPhysicalDeviceAccelerationStructureFeaturesKHR)        \
    X(RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR)                                  \
    X(RAY_TRACING_PIPELINE_FEATURES_KHR, VkPhysicalDeviceRayTracingPipelineFeaturesKHR)             \
+   X(RAY_TRACING_MAINTENANCE_1_FEATURES_KHR, VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR)    \
    X(IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT)                 \
    X(PERFORMANCE_QUERY_FEATURES_KHR, VkPhysicalDevicePerformanceQueryFeaturesKHR)                  \
    X(VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT, VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT)     \
@@ -288,6 +289,15 @@ static void set_supported_features(VkBaseOutStructure *s)
       f->rayTracingPipelineShaderGroupHandleCaptureReplay = VK_TRUE;
       f->rayTracingPipelineTraceRaysIndirect = VK_TRUE;
       f->rayTraversalPrimitiveCulling = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR: {
+      /* CullMaskKHR, the size / BLAS-pointer queries and the sync2 bits;
+       * indirect2 reads its SBT regions with the launch size in the
+       * host-assisted job of indirect traces (cmd_trace_rays.c). */
+      VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR *f = (void *)s;
+      f->rayTracingMaintenance1 = VK_TRUE;
+      f->rayTracingPipelineTraceRaysIndirect2 = VK_TRUE;
       break;
    }
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT: {

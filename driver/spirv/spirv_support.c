@@ -62,6 +62,7 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_RayQueryKHR,
     SPIRV_CAPABILITY_RayTracingKHR,
     SPIRV_CAPABILITY_RayTraversalPrimitiveCullingKHR,
+    SPIRV_CAPABILITY_RayCullMaskKHR, /* CullMaskKHR: the ray's cull mask word */
     SPIRV_CAPABILITY_AtomicFloat32AddEXT,
     SPIRV_CAPABILITY_AtomicFloat64AddEXT,
     SPIRV_CAPABILITY_DemoteToHelperInvocation,
@@ -107,6 +108,7 @@ static const char *const supported_extensions[] = {
     "SPV_KHR_terminate_invocation",
     "SPV_KHR_ray_query",
     "SPV_KHR_ray_tracing",
+    "SPV_KHR_ray_cull_mask",
     "SPV_EXT_shader_atomic_float_add",
     "SPV_EXT_demote_to_helper_invocation",
     "SPV_EXT_descriptor_indexing",

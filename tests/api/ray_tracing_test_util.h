@@ -18,6 +18,9 @@ struct rtu_rig {
    VkDeviceSize scratch_align;
    VkPhysicalDeviceRayTracingPipelinePropertiesKHR rt;
    bool capture_replay; /* rayTracingPipelineShaderGroupHandleCaptureReplay, enabled */
+   /* VK_KHR_ray_tracing_maintenance1 with rayTracingPipelineTraceRaysIndirect2,
+    * enabled where the device offers it. */
+   bool maintenance1;
 };
 
 /* A device with VK_KHR_ray_tracing_pipeline and VK_KHR_pipeline_library
@@ -51,14 +54,25 @@ static inline bool rtu_rig_create(struct rtu_rig *r)
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                    .pNext = &offered};
+   VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR offered_m1 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR};
+   offered.pNext = &offered_m1;
    vkGetPhysicalDeviceFeatures2KHR(r->ctx.physical_device, &f2);
    r->capture_replay = offered.rayTracingPipelineShaderGroupHandleCaptureReplay;
+   r->maintenance1 =
+       vkt_has_device_extension(&r->ctx, VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME) &&
+       offered_m1.rayTracingMaintenance1 && offered_m1.rayTracingPipelineTraceRaysIndirect2;
    VkPhysicalDeviceBufferDeviceAddressFeatures address = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES,
        .bufferDeviceAddress = VK_TRUE};
+   VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR m1 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR,
+       .pNext = &address,
+       .rayTracingMaintenance1 = VK_TRUE,
+       .rayTracingPipelineTraceRaysIndirect2 = VK_TRUE};
    VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtp = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR,
-       .pNext = &address,
+       .pNext = r->maintenance1 ? (void *)&m1 : (void *)&address,
        .rayTracingPipeline = VK_TRUE,
        .rayTracingPipelineShaderGroupHandleCaptureReplay = r->capture_replay,
        .rayTracingPipelineTraceRaysIndirect = VK_TRUE,
@@ -67,14 +81,19 @@ static inline bool rtu_rig_create(struct rtu_rig *r)
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR,
        .pNext = &rtp,
        .accelerationStructure = VK_TRUE};
-   static const char *const exts[] = {
-       VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME,   VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME,
-       VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
-       VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME,  VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME,
-       VK_KHR_MAINTENANCE_3_EXTENSION_NAME,          VK_KHR_SPIRV_1_4_EXTENSION_NAME,
-       VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME};
+   static const char *const exts[] = {VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME,
+                                      VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME,
+                                      VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                                      VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
+                                      VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME,
+                                      VK_EXT_DESCRIPTOR_INDEXING_EXTENSION_NAME,
+                                      VK_KHR_MAINTENANCE_3_EXTENSION_NAME,
+                                      VK_KHR_SPIRV_1_4_EXTENSION_NAME,
+                                      VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME,
+                                      VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME};
+   uint32_t ext_count = sizeof(exts) / sizeof(exts[0]) - (r->maintenance1 ? 0 : 1);
    struct vkt_device_desc desc = {
-       .extensions = exts, .extension_count = sizeof(exts) / sizeof(exts[0]), .feature_chain = &as};
+       .extensions = exts, .extension_count = ext_count, .feature_chain = &as};
    VkResult res = vkt_device_create(&r->ctx, &desc, &r->dev);
    if (res != VK_SUCCESS) {
       test_fail(__FILE__, __LINE__, "vkCreateDevice with ray-tracing pipelines -> %s",

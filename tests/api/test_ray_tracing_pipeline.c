@@ -260,26 +260,54 @@ static bool launch_setup(struct rtu_rig *r, const struct scene *s, struct launch
 
 /* A width x height launch, with vkCmdTraceRaysIndirectKHR when indirect
  * (the launch size in a buffer written by the host). */
+enum trace_command { TRACE_DIRECT, TRACE_INDIRECT, TRACE_INDIRECT2 };
+
+/* The SBT regions and launch size of vkCmdTraceRaysIndirect2KHR. */
+static VkTraceRaysIndirectCommand2KHR indirect2_command(const struct launch *l, uint32_t width,
+                                                        uint32_t height)
+{
+   return (VkTraceRaysIndirectCommand2KHR){
+       .raygenShaderRecordAddress = l->sbt.raygen.deviceAddress,
+       .raygenShaderRecordSize = l->sbt.raygen.size,
+       .missShaderBindingTableAddress = l->sbt.miss.deviceAddress,
+       .missShaderBindingTableSize = l->sbt.miss.size,
+       .missShaderBindingTableStride = l->sbt.miss.stride,
+       .hitShaderBindingTableAddress = l->sbt.hit.deviceAddress,
+       .hitShaderBindingTableSize = l->sbt.hit.size,
+       .hitShaderBindingTableStride = l->sbt.hit.stride,
+       .callableShaderBindingTableAddress = l->sbt.callable.deviceAddress,
+       .callableShaderBindingTableSize = l->sbt.callable.size,
+       .callableShaderBindingTableStride = l->sbt.callable.stride,
+       .width = width,
+       .height = height,
+       .depth = 1};
+}
+
 static bool launch_run(struct rtu_rig *r, struct launch *l, uint32_t width, uint32_t height,
-                       uint32_t push, bool indirect)
+                       uint32_t push, enum trace_command how)
 {
    struct vkt_buffer size = {0};
-   if (indirect) {
-      VKT_CHECK(vkt_buffer_create(&r->dev, sizeof(VkTraceRaysIndirectCommandKHR),
+   if (how != TRACE_DIRECT) {
+      VKT_CHECK(vkt_buffer_create(&r->dev, sizeof(VkTraceRaysIndirectCommand2KHR),
                                   VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                                       VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
                                   VKT_MEMORY_HOST, &size));
       if (!size.map)
          return false;
-      *(VkTraceRaysIndirectCommandKHR *)size.map =
-          (VkTraceRaysIndirectCommandKHR){width, height, 1};
+      if (how == TRACE_INDIRECT2)
+         *(VkTraceRaysIndirectCommand2KHR *)size.map = indirect2_command(l, width, height);
+      else
+         *(VkTraceRaysIndirectCommandKHR *)size.map =
+             (VkTraceRaysIndirectCommandKHR){width, height, 1};
    }
    VkCommandBuffer cmd = vkt_cmd_begin(&r->dev, r->ctx.universal_family);
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, l->pipeline);
    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, l->layout, 0, 1, &l->set, 0,
                            NULL);
    vkCmdPushConstants(cmd, l->layout, ALL_RT_STAGES, 0, 4, &push);
-   if (indirect)
+   if (how == TRACE_INDIRECT2)
+      vkCmdTraceRaysIndirect2KHR(cmd, rtu_address(r, size.buffer));
+   else if (how == TRACE_INDIRECT)
       vkCmdTraceRaysIndirectKHR(cmd, &l->sbt.raygen, &l->sbt.miss, &l->sbt.hit, &l->sbt.callable,
                                 rtu_address(r, size.buffer));
    else
@@ -293,7 +321,10 @@ static bool launch_run(struct rtu_rig *r, struct launch *l, uint32_t width, uint
    VkResult res = vkt_cmd_submit_wait(&r->dev, r->ctx.universal_family, 0, cmd);
    vkt_buffer_destroy(&r->dev, &size);
    if (res != VK_SUCCESS)
-      test_fail(__FILE__, __LINE__, "vkCmdTraceRays%sKHR -> %s", indirect ? "Indirect" : "",
+      test_fail(__FILE__, __LINE__, "vkCmdTraceRays%sKHR -> %s",
+                how == TRACE_INDIRECT2  ? "Indirect2"
+                : how == TRACE_INDIRECT ? "Indirect"
+                                        : "",
                 vkt_result_name(res));
    return res == VK_SUCCESS;
 }
@@ -523,6 +554,7 @@ static bool basic_pipeline(struct rtu_rig *r, struct launch *l, bool from_librar
  * out_words words of the output to out. */
 struct trace_mode {
    bool indirect;       /* vkCmdTraceRaysIndirectKHR */
+   bool indirect2;      /* vkCmdTraceRaysIndirect2KHR (skipped without it) */
    bool from_libraries; /* linked_pipeline */
 };
 
@@ -532,6 +564,11 @@ static bool trace_basic(const struct ray *rays, uint32_t width, uint32_t height,
    struct rtu_rig r;
    if (!rtu_rig_create(&r))
       return false;
+   if (mode.indirect2 && !r.maintenance1) {
+      vkt_skip("%s does not offer rayTracingPipelineTraceRaysIndirect2", r.ctx.props.deviceName);
+      vkt_teardown(&r.ctx, &r.dev);
+      return false;
+   }
    struct scene s;
    struct launch l;
    memset(&l, 0, sizeof(l));
@@ -540,7 +577,10 @@ static bool trace_basic(const struct ray *rays, uint32_t width, uint32_t height,
    if (ok) {
       memcpy(l.rays.map, rays, width * sizeof(*rays));
       memset(l.out.map, fill, out_words * 4);
-      ok = launch_run(&r, &l, width, height, 0, mode.indirect);
+      ok = launch_run(&r, &l, width, height, 0,
+                      mode.indirect2  ? TRACE_INDIRECT2
+                      : mode.indirect ? TRACE_INDIRECT
+                                      : TRACE_DIRECT);
       if (ok)
          memcpy(out, l.out.map, out_words * 4);
    }
@@ -662,6 +702,118 @@ TEST_CASE(every_stage_built_in_and_sbt_record)
 TEST_CASE(trace_rays_indirect_gives_the_same_payloads)
 {
    check_every_stage((struct trace_mode){.indirect = true});
+}
+
+/* The same rays with the SBT regions and the launch size read from a
+ * buffer (VK_KHR_ray_tracing_maintenance1). */
+TEST_CASE(trace_rays_indirect2_gives_the_same_payloads)
+{
+   check_every_stage((struct trace_mode){.indirect2 = true});
+}
+
+/* gl_CullMaskEXT (VK_KHR_ray_tracing_maintenance1) in a miss shader: the
+ * cull mask each launch traced with. */
+TEST_CASE(cull_mask_reaches_the_miss_shader)
+{
+   struct rtu_rig r;
+   if (!rtu_rig_create(&r))
+      return;
+   if (!r.maintenance1) {
+      vkt_skip("%s does not offer VK_KHR_ray_tracing_maintenance1", r.ctx.props.deviceName);
+      vkt_teardown(&r.ctx, &r.dev);
+      return;
+   }
+   struct scene s;
+   struct launch l;
+   memset(&l, 0, sizeof(l));
+   static const struct rtu_stage stages[2] = {
+       {"rt_cullmask.rgen", VK_SHADER_STAGE_RAYGEN_BIT_KHR},
+       {"rt_cullmask.rmiss", VK_SHADER_STAGE_MISS_BIT_KHR},
+   };
+   VkRayTracingShaderGroupCreateInfoKHR groups[2] = {rtu_general_group(0), rtu_general_group(1)};
+   if (scene_build(&r, &s) && launch_setup(&r, &s, &l, 64 * 8)) {
+      VkResult res = rtu_pipeline_create(&r, stages, 2, groups, 2, 1, l.layout, &l.pipeline);
+      CHECK_MSG(res == VK_SUCCESS, "pipeline -> %s", vkt_result_name(res));
+      static const struct rtu_sbt_record rg[1] = {{0, {0}}}, miss[1] = {{1, {0}}};
+      const struct rtu_sbt_record *regions[4] = {rg, miss, NULL, NULL};
+      const uint32_t counts[4] = {1, 1, 0, 0};
+      if (res == VK_SUCCESS && rtu_sbt_create(&r, l.pipeline, 2, regions, counts, &l.sbt) &&
+          launch_run(&r, &l, 64, 1, 0, TRACE_DIRECT)) {
+         const uint32_t *out = l.out.map;
+         for (uint32_t x = 0; x < 64; x++) {
+            uint32_t mask = (x * 37u + 5u) & 0xffu;
+            CHECK_MSG(out[2 * x] == 2000 && out[2 * x + 1] == mask,
+                      "launch %u: miss %u, cull mask %u (traced with %u)", x, out[2 * x],
+                      out[2 * x + 1], mask);
+         }
+      }
+   }
+   launch_destroy(&r, &l);
+   scene_destroy(&r, &s);
+   vkt_teardown(&r.ctx, &r.dev);
+}
+
+/* One acceleration-structure property written by the device into a query
+ * pool. */
+static uint64_t device_property(struct rtu_rig *r, VkAccelerationStructureKHR as, VkQueryType type)
+{
+   VkQueryPoolCreateInfo qci = {
+       .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = type, .queryCount = 1};
+   VkQueryPool pool;
+   VKT_CHECK(vkCreateQueryPool(r->dev.device, &qci, NULL, &pool));
+   VkCommandBuffer cmd = vkt_cmd_begin(&r->dev, r->ctx.universal_family);
+   vkCmdResetQueryPool(cmd, pool, 0, 1);
+   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                         .srcAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
+                         .dstAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR};
+   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
+                        VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR, 0, 1, &mb, 0, NULL,
+                        0, NULL);
+   vkCmdWriteAccelerationStructuresPropertiesKHR(cmd, 1, &as, type, pool, 0);
+   VKT_CHECK(vkt_cmd_submit_wait(&r->dev, r->ctx.universal_family, 0, cmd));
+   uint64_t value = UINT64_MAX;
+   VKT_CHECK(vkGetQueryPoolResults(r->dev.device, pool, 0, 1, sizeof(value), &value, sizeof(value),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+   vkDestroyQueryPool(r->dev.device, pool, NULL);
+   return value;
+}
+
+/* VK_KHR_ray_tracing_maintenance1's queries: a structure's size fits the
+ * storage it was built in; serialized, a TLAS names one bottom-level
+ * structure per instance, a BLAS none. */
+TEST_CASE(size_and_bottom_level_pointer_queries)
+{
+   struct rtu_rig r;
+   if (!rtu_rig_create(&r))
+      return;
+   if (!r.maintenance1) {
+      vkt_skip("%s does not offer VK_KHR_ray_tracing_maintenance1", r.ctx.props.deviceName);
+      vkt_teardown(&r.ctx, &r.dev);
+      return;
+   }
+   struct scene s;
+   if (scene_build(&r, &s)) {
+      uint64_t tlas_size =
+          device_property(&r, s.tlas.handle, VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SIZE_KHR);
+      CHECK_MSG(tlas_size > 0 && tlas_size <= s.tlas.storage.size, "TLAS size %llu of %llu bytes",
+                (unsigned long long)tlas_size, (unsigned long long)s.tlas.storage.size);
+      uint64_t blas_size =
+          device_property(&r, s.blas[0].handle, VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SIZE_KHR);
+      CHECK_MSG(blas_size > 0 && blas_size <= s.blas[0].storage.size,
+                "BLAS size %llu of %llu bytes", (unsigned long long)blas_size,
+                (unsigned long long)s.blas[0].storage.size);
+      uint64_t pointers = device_property(
+          &r, s.tlas.handle,
+          VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SERIALIZATION_BOTTOM_LEVEL_POINTERS_KHR);
+      CHECK_MSG(pointers == INSTANCES, "a TLAS of %u instances: %llu BLAS pointers", INSTANCES,
+                (unsigned long long)pointers);
+      pointers = device_property(
+          &r, s.blas[0].handle,
+          VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SERIALIZATION_BOTTOM_LEVEL_POINTERS_KHR);
+      CHECK_MSG(pointers == 0, "a BLAS: %llu BLAS pointers", (unsigned long long)pointers);
+   }
+   scene_destroy(&r, &s);
+   vkt_teardown(&r.ctx, &r.dev);
 }
 
 /* The same rays with the miss, hit and callable groups from two pipeline
@@ -801,7 +953,7 @@ TEST_CASE(recursion_to_the_advertised_depth)
       const struct rtu_sbt_record *regions[4] = {rg, miss, hits, NULL};
       const uint32_t counts[4] = {1, 1, 2, 0};
       if (res == VK_SUCCESS && rtu_sbt_create(&r, l.pipeline, 3, regions, counts, &l.sbt) &&
-          launch_run(&r, &l, 40, 1, depth, false)) {
+          launch_run(&r, &l, 40, 1, depth, TRACE_DIRECT)) {
          const uint32_t *out = l.out.map;
          for (uint32_t i = 0; i < 40; i++) {
             CHECK_MSG(out[2 * i] == depth, "launch %u reached depth %u, want %u", i, out[2 * i],
