@@ -39,6 +39,32 @@ def operand_list(ops):
                      for o in ops)
 
 
+# SPV_KHR_ray_tracing_position_fetch (SPIR-V registry, 2023) is newer than
+# the grammar of some distributions' spirv-headers (Debian 12 ships 1.3.239);
+# its few enumerants and its one instruction are added when the installed
+# grammar lacks them, so the front end decodes such modules either way.
+POSITION_FETCH_INSTRUCTIONS = [
+    {"opname": "OpRayQueryGetIntersectionTriangleVertexPositionsKHR", "opcode": 5340,
+     "operands": [{"kind": "IdResultType"}, {"kind": "IdResult"}, {"kind": "IdRef"},
+                  {"kind": "IdRef"}]},
+]
+POSITION_FETCH_ENUMERANTS = {
+    "Capability": [("RayTracingPositionFetchKHR", 5336), ("RayQueryPositionFetchKHR", 5391)],
+    "BuiltIn": [("HitTriangleVertexPositionsKHR", 5335)],
+}
+
+
+def add_missing(core):
+    names = {ins["opname"] for ins in core["instructions"]}
+    for ins in POSITION_FETCH_INSTRUCTIONS:
+        if ins["opname"] not in names:
+            core["instructions"].append(ins)
+    for kind in core["operand_kinds"]:
+        for name, value in POSITION_FETCH_ENUMERANTS.get(kind["kind"], []):
+            if all(e["enumerant"] != name for e in kind["enumerants"]):
+                kind["enumerants"].append({"enumerant": name, "value": value})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--core", required=True)
@@ -49,6 +75,7 @@ def main():
         core = json.load(f)
     with open(args.glsl450) as f:
         glsl = json.load(f)
+    add_missing(core)
     os.makedirs(args.out_dir, exist_ok=True)
 
     kinds = core["operand_kinds"]

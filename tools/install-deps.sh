@@ -36,7 +36,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config python3 clang clang-format \
   libvulkan-dev vulkan-tools vulkan-validationlayers spirv-headers \
-  libvulkan-volk-dev glslang-tools libpng-dev zlib1g-dev xvfb xauth libclang-rt-14-dev \
+  libvulkan-volk-dev glslang-tools spirv-tools libpng-dev zlib1g-dev xvfb xauth libclang-rt-14-dev \
   libxcb1-dev libxcb-shm0-dev libx11-dev libx11-xcb-dev >/dev/null
 # lavapipe: prefer the backports build (it has ray queries); fall back to bookworm.
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >/dev/null 2>&1 \

@@ -472,6 +472,13 @@ static void access_chain(struct xl_ctx *c, const struct spirv_inst *inst)
             const struct spirv_type *col = spirv_type(c->m, t->u.matrix.column_type);
             p.component = first + cidx * (col ? col->u.vector.component_count : 0);
             p.type = t->u.matrix.column_type;
+         } else if (t->kind == SPIRV_TYPE_ARRAY) {
+            /* An array of vectors (HitTriangleVertexPositionsKHR's 3 vec3)
+             * or of scalars: element i starts at leaf i * its leaves. */
+            const struct spirv_type *e = spirv_type(c->m, t->u.array.element_type);
+            uint32_t leaves = e && e->kind == SPIRV_TYPE_VECTOR ? e->u.vector.component_count : 1;
+            p.component = first + cidx * leaves;
+            p.type = t->u.array.element_type;
          } else {
             p.component = first + cidx;
             p.type = t->u.vector.component_type;

@@ -147,6 +147,36 @@ static void load_matrix(struct xl_ctx *c, const struct spirv_inst *inst, const s
    xl_set(c, inst->result_id, v);
 }
 
+/* TriangleVertexPositions: v0, v1, v2 (leaves 3 * vertex + axis) from the
+ * hit's leaf record, whose first 36 bytes are the vertices as the
+ * application gave them (after its geometry transform, in index order:
+ * driver/bvh keeps both). Without a hit, or for an AABB, the value is
+ * undefined (SPIR-V spec); an address of 0 (no hit since TTU.INIT) would
+ * fault, so the result is zero instead. */
+static void load_positions(struct xl_ctx *c, const struct spirv_inst *inst, const struct xl_ptr *q)
+{
+   struct xl_val v = xl_new_val(c, inst->result_type);
+   if (c->failed || v.count != 9) {
+      xl_fail(c, "internal: triangle vertex positions of %u values", v.count);
+      return;
+   }
+   uint32_t record = ir_new_vreg(c->ir, 2);
+   field(c, q, hit_offset(c, inst) + offsetof(struct ppu_ray_query_hit, primitive_address), record,
+         false, PPU_TYPE_U64);
+   struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U64, 0, record, 0);
+   i->f.subop = PPU_CMP_NE;
+   i->f.pd = 0;
+   for (uint32_t k = 0; k < 9; k++) {
+      uint32_t d = xl_comp(c, v, k);
+      xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, 0)->f.rb = PPU_RZ;
+      i = xl_op(c, PPU_OP_LD, PPU_TYPE_U32, d, record, 0);
+      i->f.mode = PPU_SPACE_GLOBAL;
+      i->f.imm = offsetof(struct ppu_bvh_triangle, v0) + 4 * k;
+      i->f.guard = 0; /* P0: there is a record */
+   }
+   xl_set(c, inst->result_id, v);
+}
+
 /* OpConvertUToAccelerationStructureKHR: the address as a 64-bit value, from
  * a uint64 or a uvec2 (low word first). */
 static void convert_to_accel(struct xl_ctx *c, const struct spirv_inst *inst)
@@ -175,7 +205,8 @@ static bool takes_ray_query(uint32_t opcode)
    return (opcode >= SPIRV_OP_RayQueryInitializeKHR && opcode <= SPIRV_OP_RayQueryProceedKHR) ||
           opcode == SPIRV_OP_RayQueryGetIntersectionTypeKHR ||
           (opcode >= SPIRV_OP_RayQueryGetRayTMinKHR &&
-           opcode <= SPIRV_OP_RayQueryGetIntersectionWorldToObjectKHR);
+           opcode <= SPIRV_OP_RayQueryGetIntersectionWorldToObjectKHR) ||
+          opcode == SPIRV_OP_RayQueryGetIntersectionTriangleVertexPositionsKHR;
 }
 
 bool xl_translate_ray_query(struct xl_ctx *c, const struct spirv_inst *inst)
@@ -269,6 +300,9 @@ bool xl_translate_ray_query(struct xl_ctx *c, const struct spirv_inst *inst)
       break;
    case SPIRV_OP_RayQueryGetIntersectionWorldToObjectKHR:
       load_matrix(c, inst, q, offsetof(struct ppu_bvh_instance, world_to_object));
+      break;
+   case SPIRV_OP_RayQueryGetIntersectionTriangleVertexPositionsKHR:
+      load_positions(c, inst, q);
       break;
    default:
       break;

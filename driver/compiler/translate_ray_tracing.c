@@ -1049,6 +1049,18 @@ uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
       uint32_t col = k / 3, row = k % 3;
       return load_global(c, record, matrix + (row * 4 + col) * 4, PPU_TYPE_U32);
    }
+   case SPIRV_BUILT_IN_HitTriangleVertexPositionsKHR: {
+      /* Leaf k = vertex * 3 + axis; the leaf record's first 36 bytes are
+       * v0, v1, v2 in the application's order (ppu/bvh.h). Closest-hit and
+       * any-hit only: intersection shaders handle AABBs, which have none. */
+      enum drv_rt_stage_kind kind = own_kind(c);
+      if ((kind != DRV_RT_STAGE_CLOSEST_HIT && kind != DRV_RT_STAGE_ANY_HIT) || k >= 9)
+         break;
+      uint32_t record = vreg(c, 2);
+      local_at(c, f, hit + offsetof(struct ppu_ray_query_hit, primitive_address), record, false,
+               PPU_TYPE_U64);
+      return load_global(c, record, offsetof(struct ppu_bvh_triangle, v0) + 4 * k, PPU_TYPE_U32);
+   }
    default:
       break;
    }

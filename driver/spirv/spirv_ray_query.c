@@ -18,6 +18,7 @@ enum rq_kind {
    RQ_VEC2,         /* 2 x 32-bit float */
    RQ_VEC3,         /* 3 x 32-bit float */
    RQ_MAT4X3,       /* 4 columns of 3 x 32-bit float */
+   RQ_VEC3_ARRAY3,  /* an array of 3 vectors of 3 x 32-bit float */
    RQ_INTERSECTION, /* a constant 32-bit integer 0 (candidate) or 1 (committed) */
 };
 
@@ -55,6 +56,7 @@ static const struct rq_rule rules[] = {
     {SPIRV_OP_RayQueryGetWorldRayOriginKHR, RQ_VEC3, {Q}},
     {SPIRV_OP_RayQueryGetIntersectionObjectToWorldKHR, RQ_MAT4X3, {Q, I}},
     {SPIRV_OP_RayQueryGetIntersectionWorldToObjectKHR, RQ_MAT4X3, {Q, I}},
+    {SPIRV_OP_RayQueryGetIntersectionTriangleVertexPositionsKHR, RQ_VEC3_ARRAY3, {Q, I}},
 };
 #undef Q
 #undef I
@@ -69,6 +71,7 @@ static const char *const kind_names[] = {
     [RQ_VEC2] = "a vector of 2 32-bit floats",
     [RQ_VEC3] = "a vector of 3 32-bit floats",
     [RQ_MAT4X3] = "a matrix of 4 columns of 3 32-bit floats",
+    [RQ_VEC3_ARRAY3] = "an array of 3 vectors of 3 32-bit floats",
     [RQ_INTERSECTION] = "a constant 32-bit integer 0 or 1",
 };
 
@@ -113,6 +116,13 @@ static bool type_matches(const struct spirv_module *m, uint32_t type, enum rq_ki
    case RQ_MAT4X3:
       return t->kind == SPIRV_TYPE_MATRIX && t->u.matrix.column_count == 4 &&
              is_float_vector(m, t->u.matrix.column_type, 3);
+   case RQ_VEC3_ARRAY3: {
+      if (t->kind != SPIRV_TYPE_ARRAY || !is_float_vector(m, t->u.array.element_type, 3))
+         return false;
+      const struct spirv_constant *n = spirv_constant(m, t->u.array.length_id);
+      return n && !n->is_spec && n->kind == SPIRV_CONSTANT_SCALAR && n->has_value &&
+             n->value[0] == 3;
+   }
    case RQ_NONE:
       return false;
    }

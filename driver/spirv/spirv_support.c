@@ -63,6 +63,10 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_RayTracingKHR,
     SPIRV_CAPABILITY_RayTraversalPrimitiveCullingKHR,
     SPIRV_CAPABILITY_RayCullMaskKHR, /* CullMaskKHR: the ray's cull mask word */
+    /* SPV_KHR_ray_tracing_position_fetch: the hit record's primitive_address
+     * names the leaf record holding the vertices (ray_query.h). */
+    SPIRV_CAPABILITY_RayTracingPositionFetchKHR,
+    SPIRV_CAPABILITY_RayQueryPositionFetchKHR,
     SPIRV_CAPABILITY_AtomicFloat32AddEXT,
     SPIRV_CAPABILITY_AtomicFloat64AddEXT,
     SPIRV_CAPABILITY_DemoteToHelperInvocation,
@@ -107,6 +111,7 @@ static const char *const supported_extensions[] = {
     "SPV_KHR_non_semantic_info",
     "SPV_KHR_terminate_invocation",
     "SPV_KHR_ray_query",
+    "SPV_KHR_ray_tracing_position_fetch",
     "SPV_KHR_ray_tracing",
     "SPV_KHR_ray_cull_mask",
     "SPV_EXT_shader_atomic_float_add",

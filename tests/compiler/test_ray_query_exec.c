@@ -431,6 +431,52 @@ TEST_CASE(acceleration_structure_from_a_device_address)
    ctu_finish(&t);
 }
 
+/* Position fetch (ray_query_positions.spvasm): the committed and the
+ * candidate triangle's v0, v1, v2 exactly as the records hold them, in
+ * their order (prim 1 has the opposite winding), in object space (the
+ * translated instance 1 gives the same vertices). */
+TEST_CASE(triangle_vertex_positions_of_committed_and_candidate_hits)
+{
+   struct ctu t;
+   REQUIRE(ctu_init(&t));
+   uint64_t scene = triangle_scene(&t);
+   static const struct ray rays[8] = {
+       RAY_Z(0.25f, 0.125f, 0, 100, 0, 0, 0xff),  /* prim 0 at t 2 */
+       RAY_Z(0.25f, 0.125f, 3, 100, 0, 0, 0xff),  /* prim 1 at t 1 */
+       RAY_Z(0.25f, 0.125f, 0, 1.5f, 0, 0, 0xff), /* miss: zeros */
+       RAY_Z(4.25f, 0.125f, 0, 100, 0, 1, 0xff),  /* geometry 1 prim 0, confirmed */
+       RAY_Z(4.25f, 0.125f, 2, 100, 0, 0, 0xff),  /* geometry 1 prim 1, a candidate only */
+       RAY_Z(10.25f, 0.125f, 0, 100, 0, 0, 0xff), /* instance 1 (translated): prim 0 */
+       RAY_Z(2.25f, 0.125f, 0, 100, 0, 0, 0xff),  /* prim 2 */
+       RAY_Z(10.25f, 0.125f, 3, 100, 0, 0, 0xff), /* instance 1: prim 1 */
+   };
+   static const float p0[9] = {0, 0, 2, 1, 0, 2, 0, 1, 2}, p1[9] = {0, 0, 4, 0, 1, 4, 1, 0, 4},
+                      p2[9] = {2, 0, 2, 3, 0, 2, 2, 1, 2}, g10[9] = {4, 0, 1, 5, 0, 1, 4, 1, 1},
+                      g11[9] = {4, 0, 3, 5, 0, 3, 4, 1, 3}, zero[9] = {0};
+   const float *committed[8] = {p0, p1, zero, g10, zero, p0, p2, p1};
+   const float *candidate[8] = {NULL, NULL, NULL, g10, g11, NULL, NULL, NULL};
+   uint64_t rb = ctu_buffer(&t, rays, sizeof(rays)), ob = ctu_buffer(&t, NULL, 8 * 32 * 4);
+   struct ctu_dispatch d = {.shader = "ray_query_positions", .groups = {1}};
+   bind_accel(&d, 0, 0, scene);
+   ctu_bind(&d, 0, 1, rb, sizeof(rays));
+   ctu_bind(&d, 0, 2, ob, 8 * 32 * 4);
+   REQUIRE(ctu_run(&t, &d));
+   static float o[8 * 32];
+   ctu_read(&t, ob, o, sizeof(o));
+   for (int i = 0; i < 8; i++) {
+      CHECK_MSG(memcmp(&o[i * 32], committed[i], 36) == 0,
+                "ray %d committed: (%g %g %g) (%g %g %g) (%g %g %g)", i, o[i * 32], o[i * 32 + 1],
+                o[i * 32 + 2], o[i * 32 + 3], o[i * 32 + 4], o[i * 32 + 5], o[i * 32 + 6],
+                o[i * 32 + 7], o[i * 32 + 8]);
+      if (candidate[i])
+         CHECK_MSG(memcmp(&o[i * 32 + 16], candidate[i], 36) == 0,
+                   "ray %d candidate: (%g %g %g) (%g %g %g) (%g %g %g)", i, o[i * 32 + 16],
+                   o[i * 32 + 17], o[i * 32 + 18], o[i * 32 + 19], o[i * 32 + 20], o[i * 32 + 21],
+                   o[i * 32 + 22], o[i * 32 + 23], o[i * 32 + 24]);
+   }
+   ctu_finish(&t);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);

@@ -128,6 +128,17 @@ static uint32_t check_results(const struct ts_policy *pol, bool first_hit, const
          if (tri)
             ok = ok && c->front_face == m->front && fabs(c->barycentrics[0] - m->u) < 1e-3 &&
                  fabs(c->barycentrics[1] - m->v) < 1e-3;
+         /* primitive_address names the very record hit (position fetch reads
+          * the vertices from it): the bytes there are the reference's. */
+         if (ok && tri) {
+            struct ppu_bvh_triangle rec;
+            hwt_read(&h.t.mem, h.t.pd, c->primitive_address, &rec, sizeof(rec));
+            ok = memcmp(&rec, &b->tri[m->primitive], sizeof(rec)) == 0;
+         } else if (ok) {
+            struct ppu_bvh_aabb rec;
+            hwt_read(&h.t.mem, h.t.pd, c->primitive_address, &rec, sizeof(rec));
+            ok = memcmp(&rec, &b->box[m->primitive], sizeof(rec)) == 0;
+         }
          for (unsigned a = 0; a < 3 && ok; a++) {
             double o = in->world_to_object[a][3], d = 0;
             for (unsigned k = 0; k < 3; k++) {

@@ -25,7 +25,8 @@
  *
  * The shader reads results with LD.LOCAL at the offsets below (getters), and
  * the matrices of a hit's instance with LD.GLOBAL from instance_address
- * (struct ppu_bvh_instance). Everything from PPU_RQ_PRIVATE on belongs to the
+ * (struct ppu_bvh_instance), a hit triangle's vertices with LD.GLOBAL from
+ * primitive_address (struct ppu_bvh_triangle). Everything from PPU_RQ_PRIVATE on belongs to the
  * TTU: its layout is documented for debugging but a shader must not touch it.
  *
  * A TTU instruction whose object is not aligned or lies outside the local
@@ -86,7 +87,11 @@ struct ppu_ray_query_hit {
    uint64_t instance_address;      /* 48  VA of the struct ppu_bvh_instance hit */
    float object_origin[3];         /* 56  the ray in the instance's object space */
    float object_direction[3];      /* 68 */
-   uint32_t reserved1[4];          /* 80 */
+   uint64_t primitive_address;     /* 80  VA of the leaf record hit (struct ppu_bvh_triangle,
+                                          or ppu_bvh_aabb): the vertex positions for
+                                          position fetch; a committed hit keeps its
+                                          candidate's */
+   uint32_t reserved1[2];          /* 88 */
 };
 
 /* The object. Offsets are what the compiler uses. */

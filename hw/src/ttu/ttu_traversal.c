@@ -352,7 +352,8 @@ static bool opacity_culled(const struct ppu_ttu_private *p, bool opaque)
 }
 
 static void fill_hit(const struct ppu_ttu_private *p, struct ppu_ray_query_hit *h, uint32_t type,
-                     float t, uint32_t geometry_index, uint32_t primitive_index)
+                     float t, uint32_t geometry_index, uint32_t primitive_index,
+                     uint64_t primitive_address)
 {
    memset(h, 0, sizeof(*h));
    h->type = type;
@@ -363,6 +364,9 @@ static void fill_hit(const struct ppu_ttu_private *p, struct ppu_ray_query_hit *
    h->geometry_index = geometry_index;
    h->primitive_index = primitive_index;
    h->instance_address = p->instance_address;
+   /* The record's own VA: shaders fetch the hit triangle's vertices from it
+    * (position fetch) without the TTU copying 36 bytes into every hit. */
+   h->primitive_address = primitive_address;
    memcpy(h->object_origin, p->object_origin, sizeof(h->object_origin));
    memcpy(h->object_direction, p->object_direction, sizeof(h->object_direction));
 }
@@ -397,7 +401,7 @@ static enum ppu_ttu_walk triangle_record(struct walk *w, uint64_t va)
    if (opaque && q->rq.committed.type != PPU_RQ_COMMITTED_NONE && !(hit.t < q->rq.committed.t))
       return PPU_TTU_WALK_ON; /* of equal t, the first one found stays */
    fill_hit(p, h, opaque ? PPU_RQ_COMMITTED_TRIANGLE : PPU_RQ_CANDIDATE_TRIANGLE, hit.t,
-            tri.geometry_index, tri.primitive_index);
+            tri.geometry_index, tri.primitive_index, va);
    h->barycentrics[0] = hit.u;
    h->barycentrics[1] = hit.v;
    h->front_face = front;
@@ -429,7 +433,8 @@ static enum ppu_ttu_walk aabb_record(struct walk *w, uint64_t va)
    count_test(q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
    if (!ppu_ttu_box_test(&w->object, box.min, box.max, p->tmin, committed_t(w), &t))
       return PPU_TTU_WALK_ON;
-   fill_hit(p, &q->rq.candidate, PPU_RQ_CANDIDATE_AABB, t, box.geometry_index, box.primitive_index);
+   fill_hit(p, &q->rq.candidate, PPU_RQ_CANDIDATE_AABB, t, box.geometry_index, box.primitive_index,
+            va);
    q->rq.candidate.aabb_opaque = opaque;
    count(q, PPU_COUNTER_TTU_AABB_CANDIDATES);
    return PPU_TTU_WALK_CANDIDATE;
