@@ -328,8 +328,8 @@ static bool lower_calls(struct ir_program *p, struct insn_list *l, struct keep_m
       }
       const uint64_t *after = i + 1 < p->insn_count ? &live[(size_t)(i + 1) * words] : NULL;
       uint32_t caller = in->frame_func, callee = frame_of_label(p, in->label);
-      bool recursive = callee == UINT32_MAX || caller >= g.n || callee == caller ||
-                       g.reach[callee * g.n + caller];
+      bool recursive = p->save_all_calls || callee == UINT32_MAX || caller >= g.n ||
+                       callee == caller || g.reach[callee * g.n + caller];
       if (recursive)
          save_across_call(p, in, after, words, l);
       else

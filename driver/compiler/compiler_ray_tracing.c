@@ -56,11 +56,12 @@ static bool check_groups(const struct drv_rt_compile_request *req, char *err, si
 
 static int translate_and_finish(const struct drv_rt_compile_request *req,
                                 struct xl_rt_stage *stages, uint32_t first_raygen,
-                                bool promote_locals, struct drv_shader_binary *out, char *err,
-                                size_t err_size)
+                                bool promote_locals, bool save_all_calls,
+                                struct drv_shader_binary *out, char *err, size_t err_size)
 {
    struct ir_program ir;
    ir_init(&ir);
+   ir.save_all_calls = save_all_calls;
    struct xl_rt_program rt;
    memset(&rt, 0, sizeof(rt));
    rt.req = req;
@@ -154,12 +155,18 @@ int drv_compile_ray_tracing(const struct drv_rt_compile_request *req, struct drv
       snprintf(err, err_size, "compiler: a ray-tracing pipeline needs a raygen shader");
       goto done;
    }
-   /* As for compute: when promoting locals to registers does not fit,
-    * keep them in local memory. */
-   rc = translate_and_finish(req, stages, first_raygen, true, out, err, err_size);
+   /* When the registers do not suffice, first save around every call
+    * instead of keeping values out of the callees' registers
+    * (call_frames.h), then, as for compute, also keep the locals in local
+    * memory. */
+   rc = translate_and_finish(req, stages, first_raygen, true, false, out, err, err_size);
    if (rc == XL_COMPILE_OUT_OF_REGISTERS) {
       drv_shader_binary_free(out);
-      rc = translate_and_finish(req, stages, first_raygen, false, out, err, err_size) ? 1 : 0;
+      rc = translate_and_finish(req, stages, first_raygen, true, true, out, err, err_size);
+   }
+   if (rc == XL_COMPILE_OUT_OF_REGISTERS) {
+      drv_shader_binary_free(out);
+      rc = translate_and_finish(req, stages, first_raygen, false, true, out, err, err_size) ? 1 : 0;
    }
    out->workgroup_size[0] = DRV_RT_WORKGROUP_X;
    out->workgroup_size[1] = DRV_RT_WORKGROUP_Y;

@@ -103,6 +103,9 @@ struct ir_program {
     * functions a call it lives across can reach (call_frames.c). */
    uint32_t *extend_lo, *extend_hi;
    uint32_t extend_count;
+   /* Save around every out-of-line CALL, recursive or not (fewer
+    * registers, more memory traffic: the retry when registers run out). */
+   bool save_all_calls;
    bool out_of_memory;
 };
 
