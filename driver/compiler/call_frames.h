@@ -23,6 +23,10 @@
  *  - the frame sizes (header + variables + save area, 16-byte multiples)
  *    fill the IR_FRAME_PLUS / _MINUS immediates.
  *
+ * Frame 0 is the root's: the code that calls the first function (it has
+ * no variables, only a header-sized frame and its save area), at
+ * IR_STACK_BASE; the stack starts above it.
+ *
  * The stack slot (offset IR_STACK_SLOT, 4 bytes) holds the stack pointer
  * of the innermost call: a caller writes its callee's sp there before the
  * CALL, the callee reads it on entry. */

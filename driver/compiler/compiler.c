@@ -104,10 +104,14 @@ int xl_finish_program(struct ir_program *ir, uint32_t local_size, bool promote_l
    }
    if (ir_optimize(ir, promote_locals))
       local_size = 0;
-   /* Out-of-line functions: their frames live on the stack above
-    * local_size, which the caller sizes (call_frames.h). */
-   if (ir->frame_count && !ir_lower_call_frames(ir, err, err_size))
-      return 1;
+   /* Out-of-line functions: their frames live on the stack, which the
+    * caller sizes; below it are the stack slot and the root's frame
+    * (frame 0, call_frames.h). */
+   if (ir->frame_count) {
+      if (!ir_lower_call_frames(ir, err, err_size))
+         return 1;
+      local_size = IR_STACK_BASE + ir->frames[0].frame_bytes;
+   }
    if (debug_flags & DRV_COMPILE_DEBUG_PRINT_IR) {
       fprintf(stderr, "vkppu: IR of \"%s\"\n", name);
       ir_print(ir, stderr);

@@ -86,7 +86,6 @@ static int translate_and_finish(const struct drv_rt_compile_request *req,
                              req->debug_flags, "ray-tracing pipeline", out, err, err_size);
    }
    if (rc == 0) {
-      out->local_memory_size = IR_STACK_BASE + ir.frames[rt.root_frame].frame_bytes;
       for (uint32_t s = 0; req->stage_stack_bytes && s < req->stage_count; s++)
          req->stage_stack_bytes[s] =
              rt.instances[s] ? ir.frames[rt.instances[s]->frame].frame_bytes : 0;

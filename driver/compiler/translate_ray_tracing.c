@@ -1085,8 +1085,8 @@ void xl_rt_translate_program(struct xl_ctx *root)
 {
    struct xl_rt_program *rt = root->rt;
    rt->instances = calloc(rt->req->stage_count, sizeof(*rt->instances));
-   rt->root_frame = ir_new_frame(root->ir);
-   if (!rt->instances || rt->root_frame == UINT32_MAX) {
+   rt->root_frame = ir_new_frame(root->ir); /* frame 0 (call_frames.h) */
+   if (!rt->instances || rt->root_frame != 0) {
       xl_fail(root, "out of memory");
       return;
    }
