@@ -410,8 +410,16 @@ static uint32_t record_address(struct xl_ctx *c, uint32_t table_offset, uint32_t
  * whose lanes hit different shaders runs each shader with its lanes while
  * the others wait on the reconvergence stack (docs/ray-tracing-pipeline.md
  * "Divergence"). */
-typedef bool (*group_filter)(const struct drv_rt_group *g, const struct xl_rt_program *rt);
+/* A group filter sees the pipeline and the stage being translated (the
+ * caller of the switch). */
+typedef bool (*group_filter)(const struct drv_rt_group *g, const struct xl_rt_program *rt,
+                             uint32_t own_stage);
 typedef void (*group_body)(struct xl_ctx *c, uint32_t group, void *arg);
+
+static uint32_t own_stage(const struct xl_ctx *c)
+{
+   return c->rt_instance ? c->rt_instance->stage : DRV_RT_UNUSED;
+}
 
 static void group_switch(struct xl_ctx *c, uint32_t group_plus_one, group_filter wanted,
                          group_body body, void *arg)
@@ -426,7 +434,7 @@ static void group_switch(struct xl_ctx *c, uint32_t group_plus_one, group_filter
    uint32_t merge = ir_new_label(c->ir);
    branch(c, PPU_OP_PBK, merge, PPU_PT);
    for (uint32_t g = 0; g < n; g++) {
-      if (!wanted(&rt->req->groups[g], rt))
+      if (!wanted(&rt->req->groups[g], rt, own_stage(c)))
          continue;
       cases[g] = ir_new_label(c->ir);
       compare_imm(c, group_plus_one, PPU_CMP_EQ, g + 1);
@@ -444,38 +452,50 @@ static void group_switch(struct xl_ctx *c, uint32_t group_plus_one, group_filter
    free(cases);
 }
 
-static bool is_raygen_group(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+static bool is_raygen_group(const struct drv_rt_group *g, const struct xl_rt_program *rt,
+                            uint32_t own)
 {
+   (void)own;
    return g->general != DRV_RT_UNUSED && stage_kind(rt, g->general) == DRV_RT_STAGE_RAYGEN;
 }
-static bool is_miss_group(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+static bool is_miss_group(const struct drv_rt_group *g, const struct xl_rt_program *rt,
+                          uint32_t own)
 {
+   (void)own;
    return g->general != DRV_RT_UNUSED && stage_kind(rt, g->general) == DRV_RT_STAGE_MISS;
 }
-static bool is_callable_group(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+static bool is_callable_group(const struct drv_rt_group *g, const struct xl_rt_program *rt,
+                              uint32_t own)
 {
+   (void)own;
    return g->general != DRV_RT_UNUSED && stage_kind(rt, g->general) == DRV_RT_STAGE_CALLABLE;
 }
-static bool has_closest_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+static bool has_closest_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt,
+                            uint32_t own)
 {
    (void)rt;
+   (void)own;
    return g->closest_hit != DRV_RT_UNUSED;
 }
-static bool has_any_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+static bool has_any_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt, uint32_t own)
 {
    (void)rt;
+   (void)own;
    return g->any_hit != DRV_RT_UNUSED;
 }
-static bool has_intersection(const struct drv_rt_group *g, const struct xl_rt_program *rt)
+static bool has_intersection(const struct drv_rt_group *g, const struct xl_rt_program *rt,
+                             uint32_t own)
 {
    (void)rt;
+   (void)own;
    return g->intersection != DRV_RT_UNUSED;
 }
 
-static bool pipeline_has(const struct xl_rt_program *rt, group_filter f)
+static bool pipeline_has(const struct xl_ctx *c, group_filter f)
 {
+   const struct xl_rt_program *rt = c->rt;
    for (uint32_t g = 0; g < rt->req->group_count; g++)
-      if (f(&rt->req->groups[g], rt))
+      if (f(&rt->req->groups[g], rt, own_stage(c)))
          return true;
    return false;
 }
@@ -532,7 +552,7 @@ static void copy_words(struct xl_ctx *c, uint32_t frame, uint32_t dst, uint32_t 
 static void triangle_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t group)
 {
    uint32_t f = t->frame, cand = PPU_RQ_OFFSET_CANDIDATE;
-   if (!pipeline_has(c->rt, has_any_hit)) {
+   if (!pipeline_has(c, has_any_hit)) {
       ttu(c, PPU_TTU_CONFIRM, 0, f, 0);
       return;
    }
@@ -565,7 +585,7 @@ static void call_intersection(struct xl_ctx *c, uint32_t group, void *arg)
  * takes one GENERATE per candidate. */
 static void aabb_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t group)
 {
-   if (!pipeline_has(c->rt, has_intersection))
+   if (!pipeline_has(c, has_intersection))
       return; /* no shader can report a hit: the candidate is dropped */
    uint32_t f = t->frame;
    store_imm_at(c, f, SLOT(SLOT_PENDING), 0);
@@ -795,16 +815,10 @@ static void execute_callable(struct xl_ctx *c, const struct spirv_inst *inst)
 /* Groups whose intersection shader is the one being translated and that
  * have an any-hit shader. */
 static bool runs_own_any_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt,
-                             uint32_t stage)
+                             uint32_t own)
 {
    (void)rt;
-   return g->intersection == stage && g->any_hit != DRV_RT_UNUSED;
-}
-
-/* runs_own_any_hit as a group_filter: the stage is rt->filter_stage. */
-static bool runs_filter_stage_any_hit(const struct drv_rt_group *g, const struct xl_rt_program *rt)
-{
-   return runs_own_any_hit(g, rt, rt->filter_stage);
+   return g->intersection == own && g->any_hit != DRV_RT_UNUSED;
 }
 
 /* reportIntersectionEXT(t, kind): a hit in [tmin, closest so far] is
@@ -845,15 +859,14 @@ static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
    store_at(c, f, SLOT(SLOT_CANDIDATE_KIND), kind);
    /* The any-hit shader of the group this intersection shader runs for
     * (groups may share an intersection shader). */
-   c->rt->filter_stage = self->stage;
-   if (pipeline_has(c->rt, runs_filter_stage_any_hit)) {
+   if (pipeline_has(c, runs_own_any_hit)) {
       struct trace_site site = {0};
       site.frame = f;
       site.payload = self->payload;
       site.record = self->record;
       site.depth = self->depth;
-      group_switch(c, load_global(c, self->record, 0, PPU_TYPE_U32), runs_filter_stage_any_hit,
-                   call_any_hit, &site);
+      group_switch(c, load_global(c, self->record, 0, PPU_TYPE_U32), runs_own_any_hit, call_any_hit,
+                   &site);
    }
    outcome = load_at(c, f, SLOT(SLOT_OUTCOME));
    compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);

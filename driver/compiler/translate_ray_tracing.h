@@ -38,7 +38,6 @@ struct xl_rt_program {
    struct xl_rt_instance **instances; /* by stage, NULL until called */
    /* The root (launch bounds, raygen dispatch) calls with this frame. */
    uint32_t root_frame, root_sp;
-   uint32_t filter_stage; /* the intersection stage report_intersection serves */
 };
 
 /* Translates the program into root->ir: launch bounds, the call of the

@@ -103,6 +103,48 @@ static inline bool rtu_rig_create(struct rtu_rig *r)
    return res == VK_SUCCESS;
 }
 
+#define RTU_ALL_STAGES                                                                             \
+   (VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |                         \
+    VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR |                               \
+    VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR)
+
+/* The set the ray-tracing API tests use: binding 0 an acceleration
+ * structure, 1 and 2 storage buffers, for every stage; a pipeline layout
+ * with it and push_bytes of push constants; one set from a pool of its own.
+ * False (a failed case) when something cannot be created. */
+static inline bool rtu_set_create(struct rtu_rig *r, uint32_t push_bytes,
+                                  VkDescriptorSetLayout *set_layout, VkPipelineLayout *layout,
+                                  VkDescriptorPool *pool, VkDescriptorSet *set)
+{
+   VkDevice d = r->dev.device;
+   VkDescriptorSetLayoutBinding b[3] = {
+       {0, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1, RTU_ALL_STAGES, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, RTU_ALL_STAGES, NULL},
+       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, RTU_ALL_STAGES, NULL},
+   };
+   *set_layout = ctu_set_layout(&r->dev, b, 3);
+   VkPushConstantRange range = {RTU_ALL_STAGES, 0, push_bytes};
+   VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                      .setLayoutCount = 1,
+                                      .pSetLayouts = set_layout,
+                                      .pushConstantRangeCount = 1,
+                                      .pPushConstantRanges = &range};
+   VKT_CHECK(vkCreatePipelineLayout(d, &plci, NULL, layout));
+   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1},
+                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
+   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                     .maxSets = 1,
+                                     .poolSizeCount = 2,
+                                     .pPoolSizes = sizes};
+   VKT_CHECK(vkCreateDescriptorPool(d, &pci, NULL, pool));
+   VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                     .descriptorPool = *pool,
+                                     .descriptorSetCount = 1,
+                                     .pSetLayouts = set_layout};
+   VKT_CHECK(vkAllocateDescriptorSets(d, &ai, set));
+   return *set_layout && *layout && *pool && *set;
+}
+
 static inline VkDeviceAddress rtu_address(struct rtu_rig *r, VkBuffer buffer)
 {
    return atu_buffer_address(&r->dev, buffer);

@@ -197,11 +197,6 @@ static void launch_destroy(struct rtu_rig *r, struct launch *l)
       vkDestroyDescriptorSetLayout(d, l->set_layout, NULL);
 }
 
-#define ALL_RT_STAGES                                                                              \
-   (VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |                         \
-    VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR |                               \
-    VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR)
-
 /* Set 0: the TLAS (0), the rays (1), the output (2); a 4-byte push
  * constant. */
 static bool launch_setup(struct rtu_rig *r, const struct scene *s, struct launch *l,
@@ -209,31 +204,7 @@ static bool launch_setup(struct rtu_rig *r, const struct scene *s, struct launch
 {
    memset(l, 0, sizeof(*l));
    VkDevice d = r->dev.device;
-   VkDescriptorSetLayoutBinding b[3] = {
-       {0, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1, ALL_RT_STAGES, NULL},
-       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, ALL_RT_STAGES, NULL},
-       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, ALL_RT_STAGES, NULL},
-   };
-   l->set_layout = ctu_set_layout(&r->dev, b, 3);
-   VkPushConstantRange range = {ALL_RT_STAGES, 0, 4};
-   VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                      .setLayoutCount = 1,
-                                      .pSetLayouts = &l->set_layout,
-                                      .pushConstantRangeCount = 1,
-                                      .pPushConstantRanges = &range};
-   VKT_CHECK(vkCreatePipelineLayout(d, &plci, NULL, &l->layout));
-   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1},
-                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
-   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                     .maxSets = 1,
-                                     .poolSizeCount = 2,
-                                     .pPoolSizes = sizes};
-   VKT_CHECK(vkCreateDescriptorPool(d, &pci, NULL, &l->pool));
-   VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                     .descriptorPool = l->pool,
-                                     .descriptorSetCount = 1,
-                                     .pSetLayouts = &l->set_layout};
-   VKT_CHECK(vkAllocateDescriptorSets(d, &ai, &l->set));
+   rtu_set_create(r, 4, &l->set_layout, &l->layout, &l->pool, &l->set);
    VKT_CHECK(vkt_buffer_create(&r->dev, MAX_RAYS * sizeof(struct ray),
                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &l->rays));
    VKT_CHECK(vkt_buffer_create(&r->dev, out_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
@@ -304,7 +275,7 @@ static bool launch_run(struct rtu_rig *r, struct launch *l, uint32_t width, uint
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, l->pipeline);
    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, l->layout, 0, 1, &l->set, 0,
                            NULL);
-   vkCmdPushConstants(cmd, l->layout, ALL_RT_STAGES, 0, 4, &push);
+   vkCmdPushConstants(cmd, l->layout, RTU_ALL_STAGES, 0, 4, &push);
    if (how == TRACE_INDIRECT2)
       vkCmdTraceRaysIndirect2KHR(cmd, rtu_address(r, size.buffer));
    else if (how == TRACE_INDIRECT)

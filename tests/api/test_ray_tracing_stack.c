@@ -116,11 +116,6 @@ static uint32_t bounce_word(uint32_t x, uint32_t y, uint32_t width)
 
 /* --- rig: device, scene, set, output ---------------------------------------------- */
 
-#define ALL_RT_STAGES                                                                              \
-   (VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |                         \
-    VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR |                               \
-    VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR)
-
 #define MAX_WORDS 1024
 
 /* Set 0 is rt_basic.*'s (the TLAS at 0, storage buffers at 1 and 2) so
@@ -211,32 +206,7 @@ static bool rig_create(struct rig *g)
    if (!rtu_rig_create(&g->r))
       return false;
    struct rtu_rig *r = &g->r;
-   VkDevice d = r->dev.device;
-   VkDescriptorSetLayoutBinding b[3] = {
-       {0, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1, ALL_RT_STAGES, NULL},
-       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, ALL_RT_STAGES, NULL},
-       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, ALL_RT_STAGES, NULL},
-   };
-   g->set_layout = ctu_set_layout(&r->dev, b, 3);
-   VkPushConstantRange range = {ALL_RT_STAGES, 0, 8};
-   VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                      .setLayoutCount = 1,
-                                      .pSetLayouts = &g->set_layout,
-                                      .pushConstantRangeCount = 1,
-                                      .pPushConstantRanges = &range};
-   VKT_CHECK(vkCreatePipelineLayout(d, &plci, NULL, &g->layout));
-   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1},
-                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
-   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                     .maxSets = 1,
-                                     .poolSizeCount = 2,
-                                     .pPoolSizes = sizes};
-   VKT_CHECK(vkCreateDescriptorPool(d, &pci, NULL, &g->pool));
-   VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                     .descriptorPool = g->pool,
-                                     .descriptorSetCount = 1,
-                                     .pSetLayouts = &g->set_layout};
-   VKT_CHECK(vkAllocateDescriptorSets(d, &ai, &g->set));
+   rtu_set_create(r, 8, &g->set_layout, &g->layout, &g->pool, &g->set);
    VKT_CHECK(vkt_buffer_create(&r->dev, MAX_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                VKT_MEMORY_HOST, &g->out));
    if (!g->set || !g->out.map || !scene_build(g)) {
@@ -313,10 +283,12 @@ static const char *const expected_after_loss[] = {
 
 /* A width x height launch of g->pipeline with push constants `push`, the
  * stack set to `stack` unless NO_STACK_SIZE (the pipeline then has no
- * dynamic stack size). Returns the submit's or wait's result; the caller
+ * dynamic stack size); with vkCmdTraceRaysIndirect2KHR of the command at
+ * indirect2 unless 0. Returns the submit's or wait's result; the caller
  * checks it. */
-static VkResult rig_trace(struct rig *g, uint32_t width, uint32_t height, const uint32_t push[2],
-                          VkDeviceSize stack)
+static VkResult rig_trace_with(struct rig *g, uint32_t width, uint32_t height,
+                               const uint32_t push[2], VkDeviceSize stack,
+                               VkDeviceAddress indirect2)
 {
    struct rtu_rig *r = &g->r;
    struct vkt_device *dev = &r->dev;
@@ -325,11 +297,14 @@ static VkResult rig_trace(struct rig *g, uint32_t width, uint32_t height, const 
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, g->pipeline);
    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, g->layout, 0, 1, &g->set, 0,
                            NULL);
-   vkCmdPushConstants(cmd, g->layout, ALL_RT_STAGES, 0, 8, push);
+   vkCmdPushConstants(cmd, g->layout, RTU_ALL_STAGES, 0, 8, push);
    if (stack != NO_STACK_SIZE)
       vkCmdSetRayTracingPipelineStackSizeKHR(cmd, (uint32_t)stack);
-   vkCmdTraceRaysKHR(cmd, &g->sbt.raygen, &g->sbt.miss, &g->sbt.hit, &g->sbt.callable, width,
-                     height, 1);
+   if (indirect2)
+      vkCmdTraceRaysIndirect2KHR(cmd, indirect2);
+   else
+      vkCmdTraceRaysKHR(cmd, &g->sbt.raygen, &g->sbt.miss, &g->sbt.hit, &g->sbt.callable, width,
+                        height, 1);
    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                          .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
@@ -350,6 +325,12 @@ static VkResult rig_trace(struct rig *g, uint32_t width, uint32_t height, const 
    vkDestroyFence(dev->device, fence, NULL);
    vkFreeCommandBuffers(dev->device, dev->pools[r->ctx.universal_family], 1, &cmd);
    return res;
+}
+
+static VkResult rig_trace(struct rig *g, uint32_t width, uint32_t height, const uint32_t push[2],
+                          VkDeviceSize stack)
+{
+   return rig_trace_with(g, width, height, push, stack, 0);
 }
 
 /* Compares the first `count` output words with `expected`. */
@@ -418,42 +399,39 @@ static void expect_callables(uint32_t *expected, bool mutual, uint32_t fixed_dep
    }
 }
 
-/* Depths 0..7 by lane (8 callable frames at most, the stack set for 8). */
-TEST_CASE(recursive_callable)
+/* Lanes recursing 0..depths-1 callables deep (the self-calling callable,
+ * or A and B calling each other when mutual), with the stack set for
+ * `depths` callable frames, or the default stack when !dynamic. */
+static void run_callables(bool mutual, uint32_t depths, bool dynamic, const char *what)
 {
    struct rig g;
    if (!rig_create(&g))
       return;
-   if (callable_pipeline(&g, recursive_stages, 1, true)) {
-      const uint32_t push[2] = {0, 8};
-      VkResult res = rig_trace(&g, WIDTH, HEIGHT, push, callable_stack(&g, 1, 8));
-      CHECK_MSG(res == VK_SUCCESS, "self-calling callable, depths 0..7 -> %s",
+   uint32_t callables = mutual ? 2 : 1;
+   if (callable_pipeline(&g, mutual ? mutual_stages : recursive_stages, callables, dynamic)) {
+      const uint32_t push[2] = {0, depths};
+      VkDeviceSize stack = dynamic ? callable_stack(&g, callables, depths) : NO_STACK_SIZE;
+      VkResult res = rig_trace(&g, WIDTH, HEIGHT, push, stack);
+      CHECK_MSG(res == VK_SUCCESS, "%s, depths 0..%u -> %s", what, depths - 1,
                 vkt_result_name(res));
       uint32_t expected[LANES];
-      expect_callables(expected, false, 0, 8);
+      expect_callables(expected, mutual, 0, depths);
       if (res == VK_SUCCESS)
-         check_output(&g, expected, LANES, "recursive callable words");
+         check_output(&g, expected, LANES, what);
    }
    rig_destroy(&g);
+}
+
+/* Depths 0..7 by lane (8 callable frames at most, the stack set for 8). */
+TEST_CASE(recursive_callable)
+{
+   run_callables(false, 8, true, "recursive callable");
 }
 
 /* A -> B -> A ... with depths 0..9 by lane: 10 callable frames at most. */
 TEST_CASE(mutual_recursion)
 {
-   struct rig g;
-   if (!rig_create(&g))
-      return;
-   if (callable_pipeline(&g, mutual_stages, 2, true)) {
-      const uint32_t push[2] = {0, 10};
-      VkResult res = rig_trace(&g, WIDTH, HEIGHT, push, callable_stack(&g, 2, 10));
-      CHECK_MSG(res == VK_SUCCESS, "mutually recursive callables, depths 0..9 -> %s",
-                vkt_result_name(res));
-      uint32_t expected[LANES];
-      expect_callables(expected, true, 0, 10);
-      if (res == VK_SUCCESS)
-         check_output(&g, expected, LANES, "mutual recursion words");
-   }
-   rig_destroy(&g);
+   run_callables(true, 10, true, "mutually recursive callables");
 }
 
 /* Without the dynamic state the stack is the spec's default: raygen + 2 x
@@ -461,20 +439,7 @@ TEST_CASE(mutual_recursion)
  * and 1. */
 TEST_CASE(default_stack_holds_two_callable_levels)
 {
-   struct rig g;
-   if (!rig_create(&g))
-      return;
-   if (callable_pipeline(&g, recursive_stages, 1, false)) {
-      const uint32_t push[2] = {0, 2};
-      VkResult res = rig_trace(&g, WIDTH, HEIGHT, push, NO_STACK_SIZE);
-      CHECK_MSG(res == VK_SUCCESS, "self-calling callable on the default stack -> %s",
-                vkt_result_name(res));
-      uint32_t expected[LANES];
-      expect_callables(expected, false, 0, 2);
-      if (res == VK_SUCCESS)
-         check_output(&g, expected, LANES, "default-stack callable words");
-   }
-   rig_destroy(&g);
+   run_callables(false, 2, false, "self-calling callable on the default stack");
 }
 
 /* --- closest-hit recursion -------------------------------------------------------- */
@@ -666,6 +631,42 @@ TEST_CASE(stack_overflow_loses_the_device)
 TEST_CASE(default_stack_overflow_loses_the_device)
 {
    check_overflow(false);
+}
+
+/* vkCmdTraceRaysIndirect2KHR reading its command from memory nothing is
+ * mapped at: the device is lost with a report naming the command and the
+ * address (vkppu only: elsewhere it is undefined behaviour). */
+TEST_CASE(indirect2_from_unmapped_memory_loses_the_device)
+{
+   struct rig g;
+   if (!rig_create(&g))
+      return;
+   if (!g.r.ctx.is_vkppu || !g.r.maintenance1) {
+      vkt_skip("an unmapped indirect address is undefined behaviour; checked on vkppu only");
+      rig_destroy(&g);
+      return;
+   }
+   if (callable_pipeline(&g, recursive_stages, 1, false)) {
+      const uint32_t push[2] = {1, 1};
+      struct stderr_capture cap;
+      if (stderr_capture_begin(&cap)) {
+         vkt_tolerate_begin(expected_after_loss);
+         VkResult res = rig_trace_with(&g, WIDTH, HEIGHT, push, NO_STACK_SIZE, 0x7f0000000000ull);
+         vkt_tolerate_end();
+         char *report = stderr_capture_end(&cap);
+         CHECK_MSG(res == VK_ERROR_DEVICE_LOST, "unmapped indirect command -> %s",
+                   vkt_result_name(res));
+         CHECK_MSG(text_contains_nocase(report, "vkCmdTraceRaysIndirect2KHR") &&
+                       text_contains_nocase(report, "0x7f0000000000"),
+                   "the report does not name the command and its address");
+         free(report);
+      } else {
+         test_fail(__FILE__, __LINE__, "cannot capture stderr");
+      }
+   }
+   vkt_tolerate_begin(expected_after_loss);
+   rig_destroy(&g);
+   vkt_tolerate_end();
 }
 
 int main(int argc, char **argv)

@@ -77,6 +77,9 @@ static void pipeline_free(struct pipeline *p)
       free(p->words[i]);
 }
 
+/* max_registers for compile(); the device's 255 unless a case lowers it. */
+static uint32_t register_limit = 255;
+
 static int compile(const struct drv_rt_stage *stages, uint32_t stage_count,
                    const struct drv_rt_group *g, uint32_t group_count,
                    struct drv_shader_binary *bin, uint32_t *stack_bytes, char *err, size_t err_size)
@@ -93,7 +96,7 @@ static int compile(const struct drv_rt_stage *stages, uint32_t stage_count,
                                         .group_count = group_count,
                                         .max_recursion_depth = 1,
                                         .abi = &abi,
-                                        .max_registers = 255,
+                                        .max_registers = register_limit,
                                         .stage_stack_bytes = stack_bytes};
    struct drv_shader_binary local;
    struct drv_shader_binary *out = bin ? bin : &local;
@@ -226,6 +229,34 @@ TEST_CASE(a_callable_calling_itself_compiles)
       CHECK_MSG(stack[5] > 32, "callable frame %u", stack[5]);
    }
    free(selfcall);
+   pipeline_free(&p);
+}
+
+/* One register fewer than the program takes: the compiler retries saving
+ * around every call (values live across calls then need not stay out of
+ * the callees' registers), then keeping locals in memory too. Either way
+ * the pipeline still compiles, within the limit, and the raygen's frame
+ * grows by the registers it now saves around its trace. */
+TEST_CASE(fewer_registers_trade_for_stack)
+{
+   struct pipeline p;
+   if (pipeline_load(&p)) {
+      char err[256] = "";
+      struct drv_shader_binary bin;
+      uint32_t stack[STAGES] = {0}, fewer[STAGES] = {0};
+      REQUIRE(compile(p.stages, STAGES, groups, 6, &bin, stack, err, sizeof(err)) == 0);
+      uint32_t full = bin.register_count;
+      drv_shader_binary_free(&bin);
+      register_limit = full - 1;
+      int rc = compile(p.stages, STAGES, groups, 6, &bin, fewer, err, sizeof(err));
+      register_limit = 255;
+      CHECK_MSG(rc == 0, "%u registers: %s", full - 1, err);
+      if (rc == 0) {
+         CHECK_MSG(bin.register_count < full, "%u registers, %u before", bin.register_count, full);
+         CHECK_MSG(fewer[0] > stack[0], "raygen frame %u, %u before", fewer[0], stack[0]);
+         drv_shader_binary_free(&bin);
+      }
+   }
    pipeline_free(&p);
 }
 
