@@ -624,7 +624,14 @@ TEST_CASE(sampler_headers_hold_every_state)
    CHECK_EQ_U64(h->compare_op, VK_COMPARE_OP_GREATER_OR_EQUAL);
    CHECK_EQ_U64(h->flags, PPU_SAMPLER_FLAG_COMPARE);
    CHECK(h->lod_bias == -1.5f && h->min_lod == 0.25f && h->max_lod == VK_LOD_CLAMP_NONE);
-   CHECK(h->max_anisotropy == 1.0f);
+   CHECK(h->max_anisotropy == 1.0f); /* anisotropy off */
+   VkSamplerCreateInfo aniso_ci = ci;
+   aniso_ci.anisotropyEnable = VK_TRUE;
+   aniso_ci.maxAnisotropy = 8.0f;
+   struct vkppu_sampler *aniso = make_sampler(&r, &aniso_ci);
+   REQUIRE(aniso);
+   CHECK(aniso->header.max_anisotropy == 8.0f);
+   vkppu_DestroySampler(r.device, vkppu_sampler_to_handle(aniso), NULL);
    const float one = 1.0f;
    uint32_t one_bits;
    memcpy(&one_bits, &one, 4);
@@ -1077,8 +1084,9 @@ TEST_CASE(unsupported_views_and_samplers_are_refused_with_a_result)
    VkSamplerCreateInfo samplers[6];
    for (int i = 0; i < 6; i++)
       samplers[i] = sampler;
+   /* Anisotropy beyond maxSamplerAnisotropy (16). */
    samplers[0].anisotropyEnable = VK_TRUE;
-   samplers[0].maxAnisotropy = 4.0f;
+   samplers[0].maxAnisotropy = 32.0f;
    samplers[1].addressModeV = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
    samplers[2].borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
    samplers[3].magFilter = VK_FILTER_CUBIC_EXT;
