@@ -37,6 +37,13 @@ static int print_text(char *text)
 
 int main(int argc, char **argv)
 {
+   if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+      printf("usage: ppu-config [PRESET|FILE][,KEY=VALUE...] | --doc | --preset NAME | --list\n"
+             "Checks a hardware configuration (VKPPU_HW_CONFIG's syntax) and prints it with\n"
+             "every key; --doc prints the key reference (docs/hw-config.md), --preset a\n"
+             "built-in preset's file, --list the presets. Exit 0 valid, 1 invalid, 2 usage.\n");
+      return 0;
+   }
    if (argc > 3)
       return usage();
    if (argc >= 2 && strcmp(argv[1], "--doc") == 0)

@@ -50,6 +50,12 @@ int main(int argc, char **argv)
       print_doc();
       return 0;
    }
+   if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+      printf("usage: ppu-counters [--doc]\n"
+             "Prints every hardware counter the model keeps (name, unit, description);\n"
+             "--doc prints them as docs/counter-reference.md.\n");
+      return 0;
+   }
    if (argc != 1) {
       fprintf(stderr, "usage: ppu-counters [--doc]\n");
       return 2;

@@ -5,11 +5,20 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ppu/isa.h"
 
 int main(int argc, char **argv)
 {
+   if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+      printf("usage: %s FILE [OFFSET]\n"
+             "Prints the disassembly of FILE, a blob of PPU instructions (128 bits each,\n"
+             "little-endian), from byte OFFSET (default 0, a multiple of 16). The ISA is\n"
+             "docs/isa.md.\n",
+             argv[0]);
+      return 0;
+   }
    if (argc < 2 || argc > 3) {
       fprintf(stderr, "usage: %s FILE [OFFSET]\n", argv[0]);
       return 2;
