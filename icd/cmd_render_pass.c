@@ -96,12 +96,75 @@ static void targets_for_secondaries(struct vkppu_command_buffer *cmd, VkSubpassC
       vkppu_cmd_emit_targets(cmd);
 }
 
+/* An imageless framebuffer with the views of this vkCmdBeginRenderPass,
+ * in memory the command buffer owns until it is reset or freed. */
+struct vkppu_imageless_framebuffer {
+   struct vkppu_imageless_framebuffer *next;
+   struct vkppu_framebuffer fb;
+   struct vkppu_image_view *views[]; /* fb.attachment_count */
+};
+
+void vkppu_cmd_imageless_release(struct vkppu_command_buffer *cmd)
+{
+   while (cmd->imageless_framebuffers) {
+      struct vkppu_imageless_framebuffer *f = cmd->imageless_framebuffers;
+      cmd->imageless_framebuffers = f->next;
+      vkppu_free(&cmd->pool->alloc, f);
+   }
+}
+
+/* The framebuffer the instance renders to: `fb` itself, or for an
+ * imageless one a copy with the views of VkRenderPassAttachmentBeginInfo.
+ * NULL after an error (reported): the instance then records nothing. */
+static const struct vkppu_framebuffer *framebuffer_with_views(struct vkppu_command_buffer *cmd,
+                                                              const VkRenderPassBeginInfo *info,
+                                                              const struct vkppu_render_pass *pass,
+                                                              const struct vkppu_framebuffer *fb)
+{
+   if (!fb || !pass || !(fb->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT))
+      return fb;
+   const VkRenderPassAttachmentBeginInfo *views =
+       vkppu_find_in_chain(info->pNext, VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO);
+   char why[160] = "";
+   if (!views || views->attachmentCount != fb->attachment_count ||
+       (views->attachmentCount && !views->pAttachments))
+      snprintf(why, sizeof(why),
+               "an imageless framebuffer needs VkRenderPassAttachmentBeginInfo with one view "
+               "per attachment (%u)",
+               fb->attachment_count);
+   for (uint32_t a = 0; !why[0] && a < fb->attachment_count; a++)
+      vkppu_framebuffer_check_view(
+          fb, pass, a, vkppu_image_view_from_handle(views->pAttachments[a]), why, sizeof(why));
+   if (why[0]) {
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCmdBeginRenderPass: %s; nothing is rendered", why);
+      return NULL;
+   }
+   struct vkppu_imageless_framebuffer *f =
+       vkppu_alloc(&cmd->pool->alloc, sizeof(*f) + fb->attachment_count * sizeof(f->views[0]),
+                   VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!f) {
+      /* vkCmd* cannot fail: vkEndCommandBuffer reports it. */
+      cmd->pb.error = DRV_ERROR_OUT_OF_HOST_MEMORY;
+      return NULL;
+   }
+   f->next = cmd->imageless_framebuffers;
+   cmd->imageless_framebuffers = f;
+   f->fb = *fb;
+   f->fb.attachments = f->views;
+   for (uint32_t a = 0; a < fb->attachment_count; a++)
+      f->views[a] = vkppu_image_view_from_handle(views->pAttachments[a]);
+   return &f->fb;
+}
+
 static void begin(struct vkppu_command_buffer *cmd, const VkRenderPassBeginInfo *info,
                   VkSubpassContents contents)
 {
-   vkppu_cmd_pass_instance_begin(cmd, vkppu_render_pass_from_handle(info->renderPass),
-                                 vkppu_framebuffer_from_handle(info->framebuffer),
-                                 &info->renderArea, info->pClearValues, info->clearValueCount);
+   const struct vkppu_render_pass *pass = vkppu_render_pass_from_handle(info->renderPass);
+   const struct vkppu_framebuffer *fb =
+       framebuffer_with_views(cmd, info, pass, vkppu_framebuffer_from_handle(info->framebuffer));
+   vkppu_cmd_pass_instance_begin(cmd, pass, fb, &info->renderArea, info->pClearValues,
+                                 info->clearValueCount);
    cmd->gfx.targets_inherited = false;
    targets_for_secondaries(cmd, contents);
 }

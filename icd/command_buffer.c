@@ -2,6 +2,7 @@
  * vkCmdExecuteCommands. Commands themselves are recorded by the cmd_*.c
  * files straight into the command buffer's pushbuffer. */
 #include "vkppu_cmd_buffer.h"
+#include "vkppu_graphics.h"
 #include "vkppu_image.h"
 #include "vkppu_render_pass.h"
 #include "vkppu_rendering.h"
@@ -31,6 +32,7 @@ void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
    vkppu_cmd_upload_reset(cmd);
    vkppu_cmd_release_host_jobs(cmd, false);
    vkppu_cmd_rendering_release(cmd);
+   vkppu_cmd_imageless_release(cmd);
    memset(&cmd->compute, 0, sizeof(cmd->compute));
    memset(&cmd->ray_tracing, 0, sizeof(cmd->ray_tracing));
    memset(&cmd->graphics, 0, sizeof(cmd->graphics));
@@ -48,6 +50,7 @@ void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd)
    vkppu_cmd_upload_reset(cmd);
    vkppu_cmd_release_host_jobs(cmd, true);
    vkppu_cmd_rendering_release(cmd);
+   vkppu_cmd_imageless_release(cmd);
    vkppu_object_finish(&cmd->base);
    vkppu_free(&pool->alloc, cmd);
 }
@@ -121,6 +124,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_BeginCommandBuffer(VkCommandBuffer commandB
       cmd->gfx.pass = vkppu_render_pass_from_handle(inh->renderPass);
       cmd->gfx.subpass = inh->subpass;
       cmd->gfx.framebuffer = vkppu_framebuffer_from_handle(inh->framebuffer);
+      /* An imageless framebuffer names no views: like no framebuffer. */
+      if (cmd->gfx.framebuffer &&
+          (cmd->gfx.framebuffer->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT))
+         cmd->gfx.framebuffer = NULL;
       if (cmd->gfx.pass && cmd->gfx.subpass >= cmd->gfx.pass->subpass_count)
          cmd->gfx.pass = NULL;
       if (cmd->gfx.framebuffer) {

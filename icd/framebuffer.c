@@ -1,8 +1,9 @@
 /* vkCreateFramebuffer / vkDestroyFramebuffer (vkppu_render_pass.h).
  *
  * A framebuffer keeps its size and the image views it binds to a render
- * pass's attachments. Imageless framebuffers (VK_KHR_imageless_framebuffer,
- * core 1.2) are not reported, so every attachment is a view. As in
+ * pass's attachments; an imageless one (VK_KHR_imageless_framebuffer, core
+ * 1.2) keeps none and checks the descriptions of its attachments, and the
+ * views come with vkCmdBeginRenderPass (cmd_render_pass.c). As in
  * render_pass.c, what the object depends on is checked and a violation is
  * reported and fails with VK_ERROR_UNKNOWN rather than crashing later. */
 #include <stdarg.h>
@@ -44,32 +45,27 @@ static bool attachment_used(const struct vkppu_render_pass *pass, uint32_t a)
    return false;
 }
 
-/* Whether view `v` can be attachment `a` of `pass` in a framebuffer of this
- * size: one mip level, and, if a subpass uses it, big enough at that level
- * and with a layer for every framebuffer layer or every view a multiview
- * subpass renders (spec, VkFramebufferCreateInfo). */
-static VkResult check_attachment(struct vkppu_device *dev, const VkFramebufferCreateInfo *ci,
-                                 const struct vkppu_render_pass *pass, uint32_t a,
-                                 const struct vkppu_image_view *v)
+/* Whether an attachment of w x h texels and `layer_count` layers at its
+ * level can be attachment `a` of `pass` in a framebuffer of fb_w x fb_h x
+ * fb_layers: if a subpass uses it, big enough and with a layer for every
+ * framebuffer layer or every view a multiview subpass renders (spec,
+ * VkFramebufferCreateInfo). NULL if so, else why not, in `why`. */
+static const char *check_extent(uint32_t fb_w, uint32_t fb_h, uint32_t fb_layers,
+                                const struct vkppu_render_pass *pass, uint32_t a, uint32_t w,
+                                uint32_t h, uint32_t layer_count, char *why, size_t why_size)
 {
-   if (!v)
-      return invalid(dev, "attachment %u is VK_NULL_HANDLE", a);
-   if (v->range.levelCount != 1)
-      return invalid(dev, "attachment %u views %u mip levels; an attachment is one", a,
-                     v->range.levelCount);
    /* Size and layers are only required of attachments a subpass uses
     * (VUID-VkFramebufferCreateInfo-flags-04533 and its siblings). */
    if (!attachment_used(pass, a))
-      return VK_SUCCESS;
-   const struct vkppu_image *img = v->image;
-   uint32_t level = v->range.baseMipLevel;
-   uint32_t w = img->extent.width >> level, h = img->extent.height >> level;
-   w = w ? w : 1;
-   h = h ? h : 1;
-   if (w < ci->width || h < ci->height)
-      return invalid(dev, "attachment %u is %ux%u at its level, smaller than the %ux%u framebuffer",
-                     a, w, h, ci->width, ci->height);
-   uint32_t need_layers = ci->layers;
+      return NULL;
+   if (w < fb_w || h < fb_h) {
+      snprintf(why, why_size,
+               "attachment %u is %ux%u at its level, smaller than the %ux%u "
+               "framebuffer",
+               a, w, h, fb_w, fb_h);
+      return why;
+   }
+   uint32_t need_layers = fb_layers;
    if (pass->multiview) {
       uint32_t views = 0;
       for (uint32_t s = 0; s < pass->subpass_count; s++)
@@ -77,18 +73,62 @@ static VkResult check_attachment(struct vkppu_device *dev, const VkFramebufferCr
       /* Highest view index + 1: each view renders to its own layer. */
       need_layers = 32u - (uint32_t)__builtin_clz(views);
    }
-   if (v->range.layerCount < need_layers)
-      return invalid(dev, "attachment %u has %u layers; the framebuffer needs %u", a,
-                     v->range.layerCount, need_layers);
+   if (layer_count < need_layers) {
+      snprintf(why, why_size, "attachment %u has %u layers; the framebuffer needs %u", a,
+               layer_count, need_layers);
+      return why;
+   }
+   return NULL;
+}
+
+const char *vkppu_framebuffer_check_view(const struct vkppu_framebuffer *fb,
+                                         const struct vkppu_render_pass *pass, uint32_t a,
+                                         const struct vkppu_image_view *v, char *why,
+                                         size_t why_size)
+{
+   if (!v) {
+      snprintf(why, why_size, "attachment %u is VK_NULL_HANDLE", a);
+      return why;
+   }
+   if (v->range.levelCount != 1) {
+      snprintf(why, why_size, "attachment %u views %u mip levels; an attachment is one", a,
+               v->range.levelCount);
+      return why;
+   }
+   const struct vkppu_image *img = v->image;
+   uint32_t level = v->range.baseMipLevel;
+   uint32_t w = img->extent.width >> level, h = img->extent.height >> level;
+   return check_extent(fb->width, fb->height, fb->layers, pass, a, w ? w : 1, h ? h : 1,
+                       v->range.layerCount, why, why_size);
+}
+
+/* VkFramebufferAttachmentsCreateInfo of an imageless framebuffer: one
+ * description per attachment of the pass, each large enough (the views
+ * given at vkCmdBeginRenderPass are checked again there). */
+static VkResult check_imageless(struct vkppu_device *dev, const VkFramebufferCreateInfo *ci,
+                                const struct vkppu_render_pass *pass)
+{
+   const VkFramebufferAttachmentsCreateInfo *infos =
+       vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENTS_CREATE_INFO);
+   if (!infos)
+      return invalid(dev, "IMAGELESS without VkFramebufferAttachmentsCreateInfo");
+   if (infos->attachmentImageInfoCount != pass->attachment_count ||
+       (infos->attachmentImageInfoCount && !infos->pAttachmentImageInfos))
+      return invalid(dev, "%u attachment image infos for a render pass that has %u",
+                     infos->attachmentImageInfoCount, pass->attachment_count);
+   for (uint32_t a = 0; a < infos->attachmentImageInfoCount; a++) {
+      const VkFramebufferAttachmentImageInfo *i = &infos->pAttachmentImageInfos[a];
+      char why[160];
+      if (check_extent(ci->width, ci->height, ci->layers, pass, a, i->width, i->height,
+                       i->layerCount, why, sizeof(why)))
+         return invalid(dev, "%s", why);
+   }
    return VK_SUCCESS;
 }
 
 static VkResult check_create_info(struct vkppu_device *dev, const VkFramebufferCreateInfo *ci,
                                   const struct vkppu_render_pass *pass)
 {
-   if (ci->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT)
-      return invalid(dev, "imageless framebuffers are not supported (imagelessFramebuffer "
-                          "is VK_FALSE)");
    if (!pass)
       return invalid(dev, "renderPass is VK_NULL_HANDLE");
    if (ci->width < 1 || ci->height < 1 || ci->layers < 1 ||
@@ -104,13 +144,17 @@ static VkResult check_create_info(struct vkppu_device *dev, const VkFramebufferC
    if (ci->attachmentCount != pass->attachment_count)
       return invalid(dev, "%u attachments for a render pass that has %u", ci->attachmentCount,
                      pass->attachment_count);
+   if (ci->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT)
+      return check_imageless(dev, ci, pass);
    if (ci->attachmentCount && !ci->pAttachments)
       return invalid(dev, "pAttachments is NULL");
+   const struct vkppu_framebuffer fb = {
+       .width = ci->width, .height = ci->height, .layers = ci->layers};
    for (uint32_t a = 0; a < ci->attachmentCount; a++) {
-      VkResult r =
-          check_attachment(dev, ci, pass, a, vkppu_image_view_from_handle(ci->pAttachments[a]));
-      if (r != VK_SUCCESS)
-         return r;
+      char why[160];
+      if (vkppu_framebuffer_check_view(
+              &fb, pass, a, vkppu_image_view_from_handle(ci->pAttachments[a]), why, sizeof(why)))
+         return invalid(dev, "%s", why);
    }
    return VK_SUCCESS;
 }
@@ -138,8 +182,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateFramebuffer(VkDevice device,
    fb->layers = pCreateInfo->layers;
    fb->attachment_count = pCreateInfo->attachmentCount;
    fb->attachments = (struct vkppu_image_view **)(void *)(fb + 1);
+   /* An imageless framebuffer's views come with each vkCmdBeginRenderPass. */
+   const bool imageless = pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT;
    for (uint32_t a = 0; a < fb->attachment_count; a++)
-      fb->attachments[a] = vkppu_image_view_from_handle(pCreateInfo->pAttachments[a]);
+      fb->attachments[a] =
+          imageless ? NULL : vkppu_image_view_from_handle(pCreateInfo->pAttachments[a]);
    *pFramebuffer = vkppu_framebuffer_to_handle(fb);
    return VK_SUCCESS;
 }

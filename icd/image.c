@@ -19,7 +19,11 @@ void vkppu_image_init_layout(struct vkppu_image *img, const VkImageCreateInfo *c
    img->mip_levels = ci->mipLevels;
    img->array_layers = ci->arrayLayers;
    img->tiling = ci->tiling;
-   img->usage = ci->usage;
+   /* With VkImageStencilUsageCreateInfo the stencil aspect has a usage of
+    * its own; views and checks take the union, which vkCreateImage checked. */
+   const VkImageStencilUsageCreateInfo *stencil_usage =
+       vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
+   img->usage = ci->usage | (stencil_usage ? stencil_usage->stencilUsage : 0);
    img->samples = ci->samples;
 
    struct ppu_texture_header *h = &img->whole;
@@ -79,9 +83,16 @@ static VkResult check_create_info(struct vkppu_device *dev, const VkImageCreateI
       *why = "a create flag is not supported (sparse, protected, split-instance, ...)";
       return VK_ERROR_FEATURE_NOT_PRESENT;
    }
+   /* VK_EXT_separate_stencil_usage: the stencil aspect's usage must be
+    * supported too; the image is described for the union, which is what
+    * vkGetPhysicalDeviceImageFormatProperties2 answers for with the same
+    * struct chained (physical_device_formats.c). */
+   const VkImageStencilUsageCreateInfo *stencil_usage =
+       vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
+   VkImageUsageFlags usage = ci->usage | (stencil_usage ? stencil_usage->stencilUsage : 0);
    VkImageFormatProperties props;
    *why = vkppu_image_format_support(dev->physical_device, ci->format, ci->imageType, ci->tiling,
-                                     ci->usage, ci->flags, &props);
+                                     usage, ci->flags, &props);
    if (*why)
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
    const VkExtent3D *e = &ci->extent;

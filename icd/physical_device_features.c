@@ -7,19 +7,18 @@
  * checks on every shader buffer access, and the copy engine's ranges are kept
  * in bounds by the API (an address the hardware cannot translate is an MMU
  * fault, never a host crash). The shader features are those the compiler
- * supports, each tested by tests/api/test_compute_features.c. Of the later
- * features, only those the driver implements on the host and the command
- * processor are VK_TRUE: timelineSemaphore, synchronization2, privateData,
- * bufferDeviceAddress (without capture/replay or multi-device),
- * hostQueryReset and dynamicRendering. They reach this 1.1 device through
- * VK_KHR_timeline_semaphore, VK_KHR_synchronization2, VK_EXT_private_data,
- * VK_KHR_buffer_device_address, VK_EXT_host_query_reset and
- * VK_KHR_dynamic_rendering. The acceleration-structure and ray-query
- * features are VK_TRUE except capture/replay (set_supported_features). Of Vulkan 1.1's features,
- * multiview (the one 1.1 requires) is VK_TRUE: render passes store and check view masks, view
- * offsets and correlation masks (render_pass.c). 16-bit storage, variable
- * pointers, protected memory, Y'CbCr conversion and shader draw parameters
- * are VK_FALSE: none is implemented and tested through the API. */
+ * supports, each tested by tests/api/test_compute_features.c. The Vulkan
+ * 1.1 and 1.2 features are decided once, in vulkan11_features and
+ * vulkan12_features, and every promoted extension's struct copies them:
+ * multiview (the one 1.1 requires), everything Vulkan 1.2 requires
+ * ("Feature Requirements") and the 1.2 features the driver implements,
+ * each with its case in tests/api/test_vulkan12.c. 16-bit and 8-bit
+ * storage, variable pointers, protected memory, Y'CbCr conversion, shader
+ * draw parameters, 64-bit atomics, float16/int8, min/max filtering and the
+ * viewport-index outputs are VK_FALSE: none is implemented and tested
+ * through the API. Of 1.3, privateData, synchronization2 and
+ * dynamicRendering are VK_TRUE. The acceleration-structure and ray-query
+ * features are VK_TRUE except capture/replay (set_supported_features). */
 #include <stddef.h>
 #include <string.h>
 
@@ -161,24 +160,40 @@ static size_t feature_struct_size(VkStructureType type)
    }
 }
 
-/* VK_EXT_descriptor_indexing (tests/api/test_descriptor_indexing.c).
- * Descriptors are written straight into the memory the GPU reads when it
- * executes and unwritten ones are zeros, so every binding may be updated
- * after bind, while pending (unused elements) and be partially bound; the
- * texture instructions and buffer accesses take per-lane descriptor
- * addresses, so non-uniform indexing needs nothing more. Input attachments
- * belong to fragment shaders, which the device does not have. Only the
- * members from shaderInputAttachmentArrayDynamicIndexing on are written. */
-static void descriptor_indexing_features(VkPhysicalDeviceDescriptorIndexingFeatures *f)
+/* The Vulkan 1.1 and 1.2 feature blocks are the one source of truth: the
+ * per-extension structs of the chain copy their members from these, so the
+ * two views of a feature can never disagree (tests/api/test_vulkan12.c
+ * compares them). */
+static void vulkan11_features(VkPhysicalDeviceVulkan11Features *f)
 {
-   f->shaderInputAttachmentArrayDynamicIndexing = VK_FALSE;
+   memset((char *)f + sizeof(VkBaseOutStructure), 0, sizeof(*f) - sizeof(VkBaseOutStructure));
+   /* Multiview in render passes (render_pass.c); not with geometry or
+    * tessellation shaders, which the device does not have. */
+   f->multiview = VK_TRUE;
+}
+
+static void vulkan12_features(VkPhysicalDeviceVulkan12Features *f)
+{
+   memset((char *)f + sizeof(VkBaseOutStructure), 0, sizeof(*f) - sizeof(VkBaseOutStructure));
+   /* The texture unit's address mode 4 (hw/src/texture/tex_address.c). */
+   f->samplerMirrorClampToEdge = VK_TRUE;
+   /* The front end reads the count when the draw executes (cmd_draw.c). */
+   f->drawIndirectCount = VK_TRUE;
+   /* VK_EXT_descriptor_indexing (tests/api/test_descriptor_indexing.c).
+    * Descriptors are written straight into the memory the GPU reads when
+    * it executes and unwritten ones are zeros, so every binding may be
+    * updated after bind, while pending (unused elements) and be partially
+    * bound; the texture instructions and buffer accesses take per-lane
+    * descriptor addresses, so non-uniform indexing needs nothing more.
+    * Arrays of input attachments are not indexed dynamically: subpassLoad
+    * reads one attachment the compiler knows. */
+   f->descriptorIndexing = VK_TRUE;
    f->shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
    f->shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;
    f->shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
    f->shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
    f->shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
    f->shaderStorageImageArrayNonUniformIndexing = VK_TRUE;
-   f->shaderInputAttachmentArrayNonUniformIndexing = VK_FALSE;
    f->shaderUniformTexelBufferArrayNonUniformIndexing = VK_TRUE;
    f->shaderStorageTexelBufferArrayNonUniformIndexing = VK_TRUE;
    f->descriptorBindingUniformBufferUpdateAfterBind = VK_TRUE;
@@ -191,43 +206,165 @@ static void descriptor_indexing_features(VkPhysicalDeviceDescriptorIndexingFeatu
    f->descriptorBindingPartiallyBound = VK_TRUE;
    f->descriptorBindingVariableDescriptorCount = VK_TRUE;
    f->runtimeDescriptorArray = VK_TRUE;
+   /* Buffer layouts: the compiler accesses buffers a component at a time
+    * at the Offset and stride decorations, whatever rule produced them, in
+    * uniform and storage buffers alike (std430 uniform blocks, scalar
+    * layout). */
+   f->scalarBlockLayout = VK_TRUE;
+   f->uniformBufferStandardLayout = VK_TRUE;
+   /* Framebuffers whose views come with vkCmdBeginRenderPass
+    * (framebuffer.c, cmd_render_pass.c). */
+   f->imagelessFramebuffer = VK_TRUE;
+   /* Subgroup operations on 16- and 64-bit integers
+    * (driver/compiler/translate_subgroup.c); 8-bit integers and 16-bit
+    * floats are not shader features of this device. */
+   f->shaderSubgroupExtendedTypes = VK_TRUE;
+   /* Layouts are not tracked (docs/images.md), so the depth-only and
+    * stencil-only layouts hold wherever the combined ones do. */
+   f->separateDepthStencilLayouts = VK_TRUE;
+   f->hostQueryReset = VK_TRUE;
+   f->timelineSemaphore = VK_TRUE;
+   /* Addresses are fixed per allocation but not replayable across runs,
+    * and there is one device: captureReplay and multiDevice stay false. */
+   f->bufferDeviceAddress = VK_TRUE;
+   /* The SPIR-V front end takes the Vulkan memory model and its operands,
+    * and the model issues each warp's memory instructions in order to one
+    * memory every SM sees, so availability and visibility at workgroup and
+    * device scope hold with the MEMBARs barriers already emit
+    * (driver/compiler/translate_memory.c, translate_atomic.c). Chains are
+    * not claimed: nothing tests them. */
+   f->vulkanMemoryModel = VK_TRUE;
+   f->vulkanMemoryModelDeviceScope = VK_TRUE;
+   /* SHFL takes a per-lane source lane, so the lane need not be constant
+    * (SPIR-V 1.5 OpGroupNonUniformBroadcast). */
+   f->subgroupBroadcastDynamicId = VK_TRUE;
 }
 
-/* The Vulkan12Features span that repeats a promoted struct's members. */
+/* Copies members first..last (inclusive) between a Vulkan12Features block
+ * and a promoted struct whose members lie in the same order. */
 #define COPY_FEATURE_SPAN(dst, src, first, last)                                                   \
    memcpy(&(dst)->first, &(src)->first,                                                            \
           (size_t)((char *)&(dst)->last - (char *)&(dst)->first) + sizeof((dst)->last))
-_Static_assert(offsetof(VkPhysicalDeviceVulkan12Features, runtimeDescriptorArray) -
-                       offsetof(VkPhysicalDeviceVulkan12Features,
-                                shaderInputAttachmentArrayDynamicIndexing) ==
-                   offsetof(VkPhysicalDeviceDescriptorIndexingFeatures, runtimeDescriptorArray) -
-                       offsetof(VkPhysicalDeviceDescriptorIndexingFeatures,
-                                shaderInputAttachmentArrayDynamicIndexing),
-               "descriptor indexing features line up in VkPhysicalDeviceVulkan12Features");
+#define SAME_FEATURE_SPAN(B, first, last)                                                          \
+   _Static_assert(offsetof(VkPhysicalDeviceVulkan12Features, last) -                               \
+                          offsetof(VkPhysicalDeviceVulkan12Features, first) ==                     \
+                      offsetof(B, last) - offsetof(B, first),                                      \
+                  #B " lines up with VkPhysicalDeviceVulkan12Features")
+SAME_FEATURE_SPAN(VkPhysicalDeviceDescriptorIndexingFeatures,
+                  shaderInputAttachmentArrayDynamicIndexing, runtimeDescriptorArray);
+SAME_FEATURE_SPAN(VkPhysicalDevice8BitStorageFeatures, storageBuffer8BitAccess,
+                  storagePushConstant8);
+SAME_FEATURE_SPAN(VkPhysicalDeviceShaderAtomicInt64Features, shaderBufferInt64Atomics,
+                  shaderSharedInt64Atomics);
+SAME_FEATURE_SPAN(VkPhysicalDeviceShaderFloat16Int8Features, shaderFloat16, shaderInt8);
+SAME_FEATURE_SPAN(VkPhysicalDeviceBufferDeviceAddressFeatures, bufferDeviceAddress,
+                  bufferDeviceAddressMultiDevice);
+SAME_FEATURE_SPAN(VkPhysicalDeviceVulkanMemoryModelFeatures, vulkanMemoryModel,
+                  vulkanMemoryModelAvailabilityVisibilityChains);
 
-/* Sets the members of one chained struct that are VK_TRUE on this device. */
+/* The Vulkan 1.1 span of VkPhysicalDevice16BitStorageFeatures and the
+ * multiview struct, checked like the 1.2 ones. */
+_Static_assert(offsetof(VkPhysicalDeviceVulkan11Features, storageInputOutput16) -
+                       offsetof(VkPhysicalDeviceVulkan11Features, storageBuffer16BitAccess) ==
+                   offsetof(VkPhysicalDevice16BitStorageFeatures, storageInputOutput16) -
+                       offsetof(VkPhysicalDevice16BitStorageFeatures, storageBuffer16BitAccess),
+               "16-bit storage features line up in VkPhysicalDeviceVulkan11Features");
+
+/* Sets the members of one chained struct from the version blocks. */
 static void set_supported_features(VkBaseOutStructure *s)
 {
+   VkPhysicalDeviceVulkan11Features v11 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+   VkPhysicalDeviceVulkan12Features v12 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+   vulkan11_features(&v11);
+   vulkan12_features(&v12);
    switch (s->sType) {
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
-      /* Multiview in render passes (render_pass.c); not with geometry or
-       * tessellation shaders, which the device does not have. */
-      ((VkPhysicalDeviceVulkan11Features *)s)->multiview = VK_TRUE;
+      COPY_FEATURE_SPAN((VkPhysicalDeviceVulkan11Features *)s, &v11, storageBuffer16BitAccess,
+                        shaderDrawParameters);
       break;
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES:
-      ((VkPhysicalDeviceMultiviewFeatures *)s)->multiview = VK_TRUE;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDevice16BitStorageFeatures *)s, &v11, storageBuffer16BitAccess,
+                        storageInputOutput16);
       break;
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
-      VkPhysicalDeviceVulkan12Features *f = (void *)s;
-      VkPhysicalDeviceDescriptorIndexingFeatures di;
-      descriptor_indexing_features(&di);
-      f->descriptorIndexing = VK_TRUE;
-      COPY_FEATURE_SPAN(f, &di, shaderInputAttachmentArrayDynamicIndexing, runtimeDescriptorArray);
-      f->hostQueryReset = VK_TRUE;
-      f->timelineSemaphore = VK_TRUE;
-      f->bufferDeviceAddress = VK_TRUE;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
+      VkPhysicalDeviceMultiviewFeatures *f = (void *)s;
+      f->multiview = v11.multiview;
+      f->multiviewGeometryShader = v11.multiviewGeometryShader;
+      f->multiviewTessellationShader = v11.multiviewTessellationShader;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES: {
+      VkPhysicalDeviceVariablePointersFeatures *f = (void *)s;
+      f->variablePointersStorageBuffer = v11.variablePointersStorageBuffer;
+      f->variablePointers = v11.variablePointers;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
+      ((VkPhysicalDeviceProtectedMemoryFeatures *)s)->protectedMemory = v11.protectedMemory;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
+      ((VkPhysicalDeviceSamplerYcbcrConversionFeatures *)s)->samplerYcbcrConversion =
+          v11.samplerYcbcrConversion;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+      ((VkPhysicalDeviceShaderDrawParametersFeatures *)s)->shaderDrawParameters =
+          v11.shaderDrawParameters;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDeviceVulkan12Features *)s, &v12, samplerMirrorClampToEdge,
+                        subgroupBroadcastDynamicId);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDevice8BitStorageFeatures *)s, &v12, storageBuffer8BitAccess,
+                        storagePushConstant8);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDeviceShaderAtomicInt64Features *)s, &v12,
+                        shaderBufferInt64Atomics, shaderSharedInt64Atomics);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDeviceShaderFloat16Int8Features *)s, &v12, shaderFloat16,
+                        shaderInt8);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDeviceDescriptorIndexingFeatures *)s, &v12,
+                        shaderInputAttachmentArrayDynamicIndexing, runtimeDescriptorArray);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
+      ((VkPhysicalDeviceScalarBlockLayoutFeatures *)s)->scalarBlockLayout = v12.scalarBlockLayout;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES:
+      ((VkPhysicalDeviceImagelessFramebufferFeatures *)s)->imagelessFramebuffer =
+          v12.imagelessFramebuffer;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES:
+      ((VkPhysicalDeviceUniformBufferStandardLayoutFeatures *)s)->uniformBufferStandardLayout =
+          v12.uniformBufferStandardLayout;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES:
+      ((VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures *)s)->shaderSubgroupExtendedTypes =
+          v12.shaderSubgroupExtendedTypes;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES:
+      ((VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures *)s)->separateDepthStencilLayouts =
+          v12.separateDepthStencilLayouts;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+      ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = v12.hostQueryReset;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+      ((VkPhysicalDeviceTimelineSemaphoreFeatures *)s)->timelineSemaphore = v12.timelineSemaphore;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDeviceBufferDeviceAddressFeatures *)s, &v12, bufferDeviceAddress,
+                        bufferDeviceAddressMultiDevice);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDeviceVulkanMemoryModelFeatures *)s, &v12, vulkanMemoryModel,
+                        vulkanMemoryModelAvailabilityVisibilityChains);
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
       VkPhysicalDeviceVulkan13Features *f = (void *)s;
       f->privateData = VK_TRUE;
@@ -235,20 +372,6 @@ static void set_supported_features(VkBaseOutStructure *s)
       f->dynamicRendering = VK_TRUE;
       break;
    }
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES:
-      descriptor_indexing_features((VkPhysicalDeviceDescriptorIndexingFeatures *)s);
-      break;
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
-      ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = VK_TRUE;
-      break;
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
-      ((VkPhysicalDeviceTimelineSemaphoreFeatures *)s)->timelineSemaphore = VK_TRUE;
-      break;
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
-      /* Addresses are fixed per allocation but not replayable across runs,
-       * and there is one device: captureReplay and multiDevice stay false. */
-      ((VkPhysicalDeviceBufferDeviceAddressFeatures *)s)->bufferDeviceAddress = VK_TRUE;
-      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
       ((VkPhysicalDevicePrivateDataFeatures *)s)->privateData = VK_TRUE;
       break;

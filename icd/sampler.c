@@ -1,7 +1,7 @@
 /* VkSampler: the sampler header a SAMPLER or COMBINED_IMAGE_SAMPLER
  * descriptor holds (ppu/texture.h). Filters, address modes and compare ops
  * are numbered alike in Vulkan and in the header; what the device does not
- * report (anisotropy, cubic filtering, mirror-clamp-to-edge, custom border
+ * report (cubic filtering, custom border
  * colors, min/max reduction, YCbCr conversion) is refused. */
 #include <math.h>
 
@@ -35,9 +35,10 @@ static void border_color(VkBorderColor c, struct ppu_sampler_header *h)
 
 static bool address_mode_supported(VkSamplerAddressMode m)
 {
-   /* MIRROR_CLAMP_TO_EDGE needs VK_KHR_sampler_mirror_clamp_to_edge (or
-    * Vulkan 1.2's samplerMirrorClampToEdge), not reported. */
-   return m <= VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+   /* Every mode through MIRROR_CLAMP_TO_EDGE (samplerMirrorClampToEdge,
+    * VK_KHR_sampler_mirror_clamp_to_edge): the texture unit's address modes
+    * number like Vulkan's (tex_address.c). */
+   return m <= VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
 }
 
 /* NULL when the sampler is one vkppu can describe, else why not. */
@@ -58,7 +59,7 @@ static const char *check_sampler(const VkSamplerCreateInfo *ci)
       return "only NEAREST and LINEAR filters exist (no cubic filtering)";
    if (!address_mode_supported(ci->addressModeU) || !address_mode_supported(ci->addressModeV) ||
        !address_mode_supported(ci->addressModeW))
-      return "address mode not supported (MIRROR_CLAMP_TO_EDGE needs an extension)";
+      return "address mode out of range";
    if (ci->compareEnable && ci->compareOp > VK_COMPARE_OP_ALWAYS)
       return "compare op out of range";
    if (ci->borderColor > VK_BORDER_COLOR_INT_OPAQUE_WHITE)

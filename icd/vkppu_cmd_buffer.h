@@ -69,6 +69,9 @@ struct vkppu_command_buffer {
    struct vkppu_gfx_cmd_state gfx;
    /* The render passes dynamic rendering made (cmd_rendering.c); owned. */
    struct vkppu_rendering_instance *rendering;
+   /* Imageless framebuffers with the views of their vkCmdBeginRenderPass
+    * (cmd_render_pass.c); owned. */
+   struct vkppu_imageless_framebuffer *imageless_framebuffers;
    /* Host-assisted jobs (driver/host_job.h), referenced, in recording
     * order; each runs before segment `before_segment` of pb. */
    struct drv_host_job_ref *jobs;

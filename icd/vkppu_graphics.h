@@ -100,6 +100,10 @@ void vkppu_cmd_pass_instance_begin(struct vkppu_command_buffer *cmd,
                                    const VkClearValue *values, uint32_t value_count);
 void vkppu_cmd_pass_instance_end(struct vkppu_command_buffer *cmd);
 
+/* Frees the framebuffers vkCmdBeginRenderPass made of imageless ones and
+ * their views (cmd_render_pass.c; reset, free). */
+void vkppu_cmd_imageless_release(struct vkppu_command_buffer *cmd);
+
 /* Writes the targets and render area of the current render pass instance
  * into the channel (cmd_draw.c), for secondaries whose draws leave them
  * (vkppu_gfx_cmd_state::targets_inherited). */

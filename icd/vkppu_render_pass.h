@@ -93,6 +93,9 @@ struct vkppu_render_pass {
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_render_pass, VkRenderPass)
 
+/* An imageless framebuffer (VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) has no
+ * views: attachments[] is all NULL and vkCmdBeginRenderPass makes a copy
+ * holding the views of VkRenderPassAttachmentBeginInfo (cmd_render_pass.c). */
 struct vkppu_framebuffer {
    struct vkppu_object base;
    VkFramebufferCreateFlags flags;
@@ -101,6 +104,13 @@ struct vkppu_framebuffer {
    struct vkppu_image_view **attachments; /* attachment_count entries */
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_framebuffer, VkFramebuffer)
+
+/* Whether `view` can be attachment `a` of `pass` in `fb` (one level, big
+ * enough, enough layers); NULL if so, else why not, in `why`. */
+const char *vkppu_framebuffer_check_view(const struct vkppu_framebuffer *fb,
+                                         const struct vkppu_render_pass *pass, uint32_t a,
+                                         const struct vkppu_image_view *view, char *why,
+                                         size_t why_size);
 
 /* Limits the render-pass objects check and the device reports
  * (VkPhysicalDeviceLimits, physical_device_properties.c). */

@@ -296,8 +296,8 @@ class Model:
 
     def check_extension_dependencies(self, xml_exts, ext_names):
         """An extension we list must not need one we do not list (or a core
-        version above 1.1: the device reports 1.1, see vkppu_instance.h)."""
-        have = set(ext_names) | {"VK_VERSION_1_0", "VK_VERSION_1_1"}
+        version above 1.2: the device reports 1.2, see vkppu_instance.h)."""
+        have = set(ext_names) | {"VK_VERSION_1_0", "VK_VERSION_1_1", "VK_VERSION_1_2"}
         for name in ext_names:
             ext = xml_exts[name]
             if ext.get("depends"):
@@ -306,7 +306,7 @@ class Model:
                 reqs = [r for r in (ext.get("requires") or "").split(",") if r]
                 dnf = [frozenset(reqs)]
             core = ext.get("requiresCore")
-            if core and core not in ("1.0", "1.1"):
+            if core and core not in ("1.0", "1.1", "1.2"):
                 raise GenError("%s requires core %s" % (name, core))
             if not any(c <= have for c in dnf):
                 raise GenError(
@@ -344,6 +344,15 @@ class Model:
 
     def is_core_name(self, name):
         return any(c <= set(CORE_VERSIONS) for c in self.name_clauses[name])
+
+    def core_minor(self, name):
+        """The lowest 1.x whose core provides the name, or -1."""
+        minors = [
+            max(CORE_VERSIONS.index(t) for t in c)
+            for c in self.name_clauses[name]
+            if c and c <= set(CORE_VERSIONS)
+        ]
+        return min(minors) if minors else -1
 
 
 # --- Output -------------------------------------------------------------------
@@ -409,7 +418,12 @@ def gen_header(m):
         "                                       const bool *device_ext_enabled);\n"
         "/* Lists to f (if not NULL) every command of an advertised extension that\n"
         " * has no implementation linked in; returns how many. */\n"
-        "int vkppu_entrypoints_missing(FILE *f);\n\n"
+        "int vkppu_entrypoints_missing(FILE *f);\n"
+        "/* The same for the core commands of Vulkan 1.0 up to api_version's\n"
+        " * 1.minor, but those named in `exempt` (NULL-terminated, may be NULL):\n"
+        " * a device reporting that version must implement them all. */\n"
+        "int vkppu_core_entrypoints_missing(FILE *f, uint32_t api_version,\n"
+        "                                   const char *const *exempt);\n\n"
     )
     out.append(
         "/* Implementations. Weak: a command nobody implemented yet links as NULL\n"
@@ -459,6 +473,7 @@ struct vkppu_ep_entry {
    const char *canonical; /* the command that implements it */
    uint8_t level;
    bool core;             /* provided by a core version: falls back, never NULL */
+   int8_t core_minor;     /* the lowest 1.x whose core provides the name, or -1 */
    PFN_vkVoidFunction impl;
    PFN_vkVoidFunction fallback;
    uint8_t clause_count;
@@ -581,6 +596,27 @@ PFN_vkVoidFunction vkppu_lookup_device(const char *name, uint32_t effective_api_
    return vkppu_ep_function(e);
 }
 
+int vkppu_core_entrypoints_missing(FILE *f, uint32_t api_version, const char *const *exempt)
+{
+   int missing = 0;
+   for (size_t i = 0; i < sizeof(vkppu_ep_entries) / sizeof(vkppu_ep_entries[0]); i++) {
+      const struct vkppu_ep_entry *e = &vkppu_ep_entries[i];
+      if (e->impl != NULL || e->core_minor < 0 ||
+          !vkppu_version_at_least(api_version, (uint32_t)e->core_minor))
+         continue;
+      bool is_exempt = false;
+      for (const char *const *x = exempt; x != NULL && *x != NULL && !is_exempt; x++)
+         is_exempt = strcmp(*x, e->name) == 0;
+      if (is_exempt)
+         continue;
+      if (f != NULL)
+         fprintf(f, "vkppu: %s (Vulkan 1.%d) is not implemented (vkppu_%s)\\n", e->name,
+                 e->core_minor, e->canonical + 2);
+      missing++;
+   }
+   return missing;
+}
+
 int vkppu_entrypoints_missing(FILE *f)
 {
    int missing = 0;
@@ -668,13 +704,14 @@ def gen_source(m):
                 ext_provider = exts[0]
                 break
         out.append(
-            "   {\"%s\", \"%s\", %s, %s, (PFN_vkVoidFunction)vkppu_%s,\n"
+            "   {\"%s\", \"%s\", %s, %s, %d, (PFN_vkVoidFunction)vkppu_%s,\n"
             "    (PFN_vkVoidFunction)vkppu_unsupported_%s, %d, vkppu_ep_clauses_%d, %s},\n"
             % (
                 name,
                 canon,
                 LEVEL_NAMES[cmd.level()],
                 "true" if m.is_core_name(name) else "false",
+                m.core_minor(name),
                 cmd.short,
                 cmd.short,
                 len(m.name_clauses[name]),

@@ -821,6 +821,16 @@ static void load_builtin_dynamic(struct xl_ctx *c, const struct xl_ptr *p, uint3
    }
 }
 
+/* The memory-access operands after the pointer (Volatile, Aligned,
+ * Nontemporal and the Vulkan memory model's MakePointerAvailable,
+ * MakePointerVisible and NonPrivatePointer with their scopes) are read
+ * past, not acted on: every access is issued when the warp reaches it, in
+ * program order, to the one memory all SMs see (availability and
+ * visibility need no cache operations; barriers with memory semantics are
+ * MEMBARs, translate_atomic.c; the model's caches hold tags only,
+ * docs/timing.md), and accesses go a component at a time, so Aligned
+ * changes nothing. So the Vulkan memory model's semantics hold as they are
+ * (vulkanMemoryModel, tests/api/test_vulkan12.c). */
 static void load(struct xl_ctx *c, const struct spirv_inst *inst)
 {
    const struct xl_ptr *p = xl_ptr_of(c, xl_word(c, inst, 0));

@@ -309,6 +309,36 @@ static uint32_t cluster_size(struct xl_ctx *c, const struct spirv_inst *inst)
    return n > PPU_WARP_SIZE ? PPU_WARP_SIZE : (uint32_t)n;
 }
 
+/* 8- and 16-bit integers live in 32-bit registers, extended per their
+ * type's signedness (translate_alu.c). A copy of v's components extended
+ * from `width` bits as signed or unsigned, in fresh registers of `type`. */
+static struct xl_val extend_narrow(struct xl_ctx *c, struct xl_val v, uint32_t type, uint32_t width,
+                                   bool is_signed)
+{
+   struct xl_val e = xl_new_val(c, type);
+   for (uint32_t k = 0; k < v.count && !c->failed; k++)
+      xl_op_imm(c, PPU_OP_BFE, is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32, xl_comp(c, e, k),
+                xl_comp(c, v, k), width << 8);
+   return e;
+}
+
+/* Signed min/max of narrow integers run as 32-bit ones on sign-extended
+ * values; only the identity an exclusive scan gives a lane with nothing
+ * below it (INT32_MAX, INT32_MIN) lies outside the narrow range, and
+ * clamping maps it to the narrow identity while leaving real values be. */
+static struct xl_val clamp_to_narrow_signed(struct xl_ctx *c, struct xl_val d, uint32_t type,
+                                            uint32_t width)
+{
+   const uint32_t max = (1u << (width - 1)) - 1u, min = ~max;
+   struct xl_val e = xl_new_val(c, type);
+   for (uint32_t k = 0; k < d.count && !c->failed; k++) {
+      uint32_t lo = vr(c);
+      xl_op(c, PPU_OP_IMIN, PPU_TYPE_S32, lo, xl_comp(c, d, k), xl_imm32(c, max));
+      xl_op(c, PPU_OP_IMAX, PPU_TYPE_S32, xl_comp(c, e, k), lo, xl_imm32(c, min));
+   }
+   return e;
+}
+
 static void arithmetic(struct xl_ctx *c, const struct spirv_inst *inst, const struct sg_arith *a)
 {
    uint32_t group_op = xl_word(c, inst, 1), cluster = PPU_WARP_SIZE;
@@ -333,21 +363,27 @@ static void arithmetic(struct xl_ctx *c, const struct spirv_inst *inst, const st
                                                             : SG_INT;
    if (!c->failed && kind != a->kind)
       xl_fail(c, "operand type does not suit the operation");
-   /* Vulkan 1.1: 8/16-bit integers, 16-bit floats (and 64-bit integers)
-    * need shaderSubgroupExtendedTypes; doubles do not. 64-bit integers come
-    * free with the serial scan; narrow types would need re-extension. */
-   if (!c->failed && t.width < 32)
-      xl_fail(c, "unsupported: %u-bit subgroup arithmetic (shaderSubgroupExtendedTypes)", t.width);
+   /* shaderSubgroupExtendedTypes: 8/16/64-bit integers. 64-bit integers
+    * come with the serial scan; narrow ones run as 32-bit values extended
+    * for the operation (sign for SMin/SMax, else the type's) and are
+    * re-extended for the result type at the end. 16-bit floats are not a
+    * feature of this device (shaderFloat16). */
+   if (!c->failed && t.kind == SPIRV_TYPE_FLOAT && t.width < 32)
+      xl_fail(c, "unsupported: 16-bit float subgroup arithmetic (shaderFloat16 is not supported)");
+   const bool narrow = t.kind == SPIRV_TYPE_INT && t.width < 32;
+   const bool is_min_max = a->alu == PPU_OP_IMIN || a->alu == PPU_OP_IMAX;
    struct xl_val v = xl_get(c, xl_word(c, inst, 2));
    struct xl_val d = xl_new_val(c, inst->result_type);
    if (!c->failed && (v.count != d.count || v.count > SPIRV_MAX_VECTOR_COMPONENTS))
       xl_fail(c, "internal: a %u-component value for a %u-component result", v.count, d.count);
    if (c->failed)
       return;
+   if (narrow)
+      v = extend_narrow(c, v, inst->result_type, t.width, is_min_max ? a->is_signed : t.is_signed);
    if (cluster == 1) { /* the lane alone (it executes, so it is active) */
       for (uint32_t k = 0; k < v.count; k++)
          xl_mov(c, xl_comp(c, d, k), xl_comp(c, v, k), c->ir->vreg_size[xl_comp(c, v, k)]);
-   } else if (t.width == 32 && a->redop != PPU_REDOP_COUNT && cluster == PPU_WARP_SIZE) {
+   } else if (t.width <= 32 && a->redop != PPU_REDOP_COUNT && cluster == PPU_WARP_SIZE) {
       enum ppu_scan mode = group_op == SPIRV_GROUP_OPERATION_InclusiveScan   ? PPU_SCAN_INCLUSIVE
                            : group_op == SPIRV_GROUP_OPERATION_ExclusiveScan ? PPU_SCAN_EXCLUSIVE
                                                                              : PPU_SCAN_REDUCE;
@@ -374,6 +410,11 @@ static void arithmetic(struct xl_ctx *c, const struct spirv_inst *inst, const st
                                                                             : PPU_SR_LANEMASK_LT));
       }
       serial_scan(c, a, v, d, contributors, base, cluster);
+   }
+   if (narrow) {
+      if (is_min_max && a->is_signed)
+         d = clamp_to_narrow_signed(c, d, inst->result_type, t.width);
+      d = extend_narrow(c, d, inst->result_type, t.width, t.is_signed);
    }
    xl_set(c, inst->result_id, d);
 }

@@ -16,7 +16,8 @@
  * families by their flags and memory types by their properties, never by
  * index; vkppu-only cases skip elsewhere (vkt_skip).
  *
- * The device reports apiVersion 1.1 and offers 1.2/1.3 features through
+ * The device reports apiVersion 1.2 (tests/api/test_vulkan12.c checks its
+ * core commands by their core names) and offers 1.3 features through
  * extensions, so tests call the extension entry points (the *KHR / *EXT names)
  * and enable the extensions explicitly; lavapipe offers the same extensions.
  */

@@ -1,8 +1,9 @@
 /* Subgroup operations: a subgroup is a warp of 32 lanes. Each category of
  * VkSubgroupFeatureFlagBits is run on the model for every type Vulkan 1.1
- * allows in it (without shaderSubgroupExtendedTypes: 32-bit integers and
- * floats, doubles, bools), in divergent code and in partial last subgroups,
- * and compared with a scalar recomputation in lane order. */
+ * allows in it (32-bit integers and floats, doubles, bools, and with
+ * shaderSubgroupExtendedTypes 16- and 64-bit integers), in divergent code
+ * and in partial last subgroups, and compared with a scalar recomputation in
+ * lane order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,7 @@ static bool run_with_buffers(const char *shader, uint32_t groups, const struct s
  * ARITHMETIC and CLUSTERED
  * ------------------------------------------------------------------------- */
 
-enum sg_ty { TY_U32, TY_S32, TY_F32, TY_F64, TY_BOOL, TY_U64, TY_S64 };
+enum sg_ty { TY_U32, TY_S32, TY_F32, TY_F64, TY_BOOL, TY_U64, TY_S64, TY_U16, TY_S16 };
 enum sg_red { RED_ADD, RED_MUL, RED_MIN, RED_MAX, RED_AND, RED_OR, RED_XOR };
 
 /* A float operand's value and back: F32 bits in the low word, F64 in all
@@ -179,11 +180,16 @@ static uint64_t combine(enum sg_ty ty, enum sg_red op, uint64_t a, uint64_t b)
                          : op == RED_MIN ? fmin(x, y)
                                          : fmax(x, y));
    }
-   /* Integers: 32-bit ones in the low word. */
-   bool wide = ty == TY_U64 || ty == TY_S64, is_signed = ty == TY_S32 || ty == TY_S64;
-   uint64_t mask = wide ? ~0ull : 0xffffffffull;
-   int64_t sa = wide ? (int64_t)a : (int32_t)(uint32_t)a,
-           sb = wide ? (int64_t)b : (int32_t)(uint32_t)b;
+   /* Integers: 32- and 16-bit ones in the low bits. */
+   bool wide = ty == TY_U64 || ty == TY_S64, narrow = ty == TY_U16 || ty == TY_S16;
+   bool is_signed = ty == TY_S32 || ty == TY_S64 || ty == TY_S16;
+   uint64_t mask = wide ? ~0ull : narrow ? 0xffffull : 0xffffffffull;
+   int64_t sa = wide     ? (int64_t)a
+                : narrow ? (int16_t)(uint16_t)a
+                         : (int32_t)(uint32_t)a,
+           sb = wide     ? (int64_t)b
+                : narrow ? (int16_t)(uint16_t)b
+                         : (int32_t)(uint32_t)b;
    switch (op) {
    case RED_ADD:
       return (a + b) & mask;
@@ -206,8 +212,10 @@ static uint64_t combine(enum sg_ty ty, enum sg_red op, uint64_t a, uint64_t b)
 static uint64_t identity_of(enum sg_ty ty, enum sg_red op)
 {
    bool is_float = ty == TY_F32 || ty == TY_F64, wide = ty == TY_U64 || ty == TY_S64;
-   bool is_signed = ty == TY_S32 || ty == TY_S64;
-   uint64_t ones = wide ? ~0ull : 0xffffffffull, sign = wide ? 1ull << 63 : 1ull << 31;
+   bool narrow = ty == TY_U16 || ty == TY_S16;
+   bool is_signed = ty == TY_S32 || ty == TY_S64 || ty == TY_S16;
+   uint64_t ones = wide ? ~0ull : narrow ? 0xffffull : 0xffffffffull;
+   uint64_t sign = wide ? 1ull << 63 : narrow ? 1ull << 15 : 1ull << 31;
    switch (op) {
    case RED_ADD:
    case RED_OR:
@@ -240,6 +248,9 @@ static uint64_t operand_of(enum sg_ty ty, enum sg_red op, uint32_t u)
    case TY_U64:
    case TY_S64:
       return (uint64_t)u << 32 | (uint32_t)(u * 2654435761u);
+   case TY_U16:
+   case TY_S16:
+      return u & 0xffffu;
    default:
       return u;
    }
@@ -314,8 +325,8 @@ TEST_CASE(arithmetic_and_clustered_ops_on_every_type_in_divergent_code)
    CHECK_MSG(failures == 0, "%u results differ", failures);
 }
 
-/* 64-bit integers need shaderSubgroupExtendedTypes, which the device does
- * not report; the serial scan takes them like doubles. */
+/* 64-bit integers (shaderSubgroupExtendedTypes): the serial scan takes
+ * them like doubles. */
 TEST_CASE(arithmetic_and_clustered_ops_on_64_bit_integers)
 {
    static const struct {
@@ -339,6 +350,39 @@ TEST_CASE(arithmetic_and_clustered_ops_on_64_bit_integers)
          if (out[i * WORDS + k] != want && failures++ < 10)
             CHECK_MSG(false, "invocation %u case %u mode %u: got 0x%llx want 0x%llx", i, k / 9,
                       k % 9, (unsigned long long)out[i * WORDS + k], (unsigned long long)want);
+      }
+   }
+   CHECK_MSG(failures == 0, "%u results differ", failures);
+}
+
+/* 16-bit integers (shaderSubgroupExtendedTypes): they live in 32-bit
+ * registers, extended per their type, so each operation must keep 16-bit
+ * results and the exclusive scans' identities (INT16_MAX, not INT32_MAX)
+ * and hand back registers extended for the result type. */
+TEST_CASE(arithmetic_and_clustered_ops_on_16_bit_integers)
+{
+   static const struct {
+      enum sg_ty ty;
+      enum sg_red op;
+   } cases[] = {{TY_U16, RED_ADD}, {TY_U16, RED_MUL}, {TY_U16, RED_MIN}, {TY_U16, RED_MAX},
+                {TY_U16, RED_AND}, {TY_U16, RED_OR},  {TY_U16, RED_XOR}, {TY_S16, RED_MIN},
+                {TY_S16, RED_MAX}, {TY_S16, RED_ADD}};
+   enum { WORDS = 90 };
+   static uint32_t sel[SG_N], val[SG_N], out[SG_N * WORDS];
+   fill_inputs(sel, val);
+   const struct sg_buffer buffers[] = {
+       {sel, sizeof(sel), false}, {val, sizeof(val), false}, {out, sizeof(out), true}};
+   REQUIRE(run_with_buffers("subgroup_arith_int16", SG_GROUPS, buffers, 3));
+   uint32_t failures = 0;
+   for (uint32_t i = 0; i < SG_N; i++) {
+      for (uint32_t k = 0; k < WORDS; k++) {
+         const enum sg_ty ty = cases[k / 9].ty;
+         uint64_t r = sel[i] ? expected_arith(sel, val, ty, cases[k / 9].op, k % 9, i) : 0;
+         /* int(int16_t) sign-extends, int(uint16_t) zero-extends. */
+         uint32_t want = ty == TY_S16 ? (uint32_t)(int32_t)(int16_t)(uint16_t)r : (uint32_t)r;
+         if (out[i * WORDS + k] != want && failures++ < 10)
+            CHECK_MSG(false, "invocation %u case %u mode %u: got 0x%x want 0x%x", i, k / 9, k % 9,
+                      out[i * WORDS + k], want);
       }
    }
    CHECK_MSG(failures == 0, "%u results differ", failures);

@@ -1087,7 +1087,10 @@ TEST_CASE(unsupported_views_and_samplers_are_refused_with_a_result)
    /* Anisotropy beyond maxSamplerAnisotropy (16). */
    samplers[0].anisotropyEnable = VK_TRUE;
    samplers[0].maxAnisotropy = 32.0f;
-   samplers[1].addressModeV = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+   /* MIRROR_CLAMP_TO_EDGE (4) is the last mode the texture unit has
+    * (samplerMirrorClampToEdge); nothing lies beyond it. */
+   samplers[1].addressModeV =
+       (VkSamplerAddressMode)(VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE + 1);
    samplers[2].borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
    samplers[3].magFilter = VK_FILTER_CUBIC_EXT;
    samplers[4].minLod = 2.0f;

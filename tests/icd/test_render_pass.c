@@ -740,6 +740,77 @@ TEST_CASE(framebuffer_keeps_its_views_and_checks_size_layers_and_views)
    rig_finish(&r);
 }
 
+/* An imageless framebuffer for `pass` whose one attachment is described as
+ * w x h with `layers` layers (NULL description list when w is 0). */
+static VkResult imageless_framebuffer(struct rig *r, VkRenderPass pass, uint32_t w, uint32_t h,
+                                      uint32_t layers, VkFramebuffer *out)
+{
+   const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+   VkFramebufferAttachmentImageInfo info = {
+       .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENT_IMAGE_INFO,
+       .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+       .width = w,
+       .height = h,
+       .layerCount = layers,
+       .viewFormatCount = 1,
+       .pViewFormats = &format,
+   };
+   VkFramebufferAttachmentsCreateInfo infos = {
+       .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENTS_CREATE_INFO,
+       .attachmentImageInfoCount = 1,
+       .pAttachmentImageInfos = &info,
+   };
+   VkFramebufferCreateInfo ci = {
+       .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+       .pNext = w ? &infos : NULL,
+       .flags = VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT,
+       .renderPass = pass,
+       .attachmentCount = 1,
+       .width = 64,
+       .height = 32,
+       .layers = 1,
+   };
+   *out = VK_NULL_HANDLE;
+   return vkppu_CreateFramebuffer(r->device, &ci, NULL, out);
+}
+
+/* Imageless framebuffers keep no views and check their attachments'
+ * descriptions; the views given at vkCmdBeginRenderPass are checked like a
+ * framebuffer's (vkppu_framebuffer_check_view). */
+TEST_CASE(imageless_framebuffer_checks_descriptions_then_views)
+{
+   struct rig r;
+   REQUIRE(rig_init(&r));
+   struct view_rig one, small;
+   REQUIRE(view_create(&r, 64, 32, 1, &one));
+   REQUIRE(view_create(&r, 32, 32, 1, &small));
+   VkRenderPass plain = color_pass(&r, 0);
+   REQUIRE(plain);
+   VkFramebuffer fb;
+   CHECK(imageless_framebuffer(&r, plain, 64, 32, 1, &fb) == VK_SUCCESS);
+   const struct vkppu_framebuffer *f = vkppu_framebuffer_from_handle(fb);
+   REQUIRE(f);
+   CHECK(f->attachment_count == 1 && f->attachments[0] == NULL);
+   char why[160];
+   const struct vkppu_render_pass *pass = vkppu_render_pass_from_handle(plain);
+   CHECK(vkppu_framebuffer_check_view(f, pass, 0, vkppu_image_view_from_handle(one.view), why,
+                                      sizeof(why)) == NULL);
+   CHECK(vkppu_framebuffer_check_view(f, pass, 0, vkppu_image_view_from_handle(small.view), why,
+                                      sizeof(why)) != NULL);
+   CHECK(vkppu_framebuffer_check_view(f, pass, 0, NULL, why, sizeof(why)) != NULL);
+   vkppu_DestroyFramebuffer(r.device, fb, NULL);
+
+   /* A description smaller than the framebuffer, and none at all. */
+   CHECK(imageless_framebuffer(&r, plain, 63, 32, 1, &fb) == VK_ERROR_UNKNOWN);
+   CHECK(imageless_framebuffer(&r, plain, 0, 0, 0, &fb) == VK_ERROR_UNKNOWN);
+   CHECK(fb == VK_NULL_HANDLE);
+
+   vkppu_DestroyRenderPass(r.device, plain, NULL);
+   view_destroy(&r, &one);
+   view_destroy(&r, &small);
+   rig_finish(&r);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);

@@ -3,9 +3,9 @@
 #extension GL_KHR_shader_subgroup_clustered : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_subgroup_extended_types_int64 : require
-// 64-bit integers in subgroup arithmetic (shaderSubgroupExtendedTypes,
-// which the device does not report: the serial scan handles them anyway):
-// reduce, scans and clusters 1..32 in lanes that sel[] leaves active.
+// 64-bit integers in subgroup arithmetic (shaderSubgroupExtendedTypes; the
+// serial scan handles them): reduce, scans and clusters 1..32 in lanes that
+// sel[] leaves active.
 layout(local_size_x = 48) in;
 layout(set = 0, binding = 0) readonly buffer Sel { uint sel[]; };
 layout(set = 0, binding = 1) readonly buffer Val { uint val[]; };
