@@ -20,6 +20,8 @@
  *   // tolerance: ulp N            as floats, at most N ulp apart
  *   // tolerance: abs E [rel R]    as floats, |a - b| <= E (or <= R * max(|a|, |b|))
  * Float comparisons treat any NaN as equal to any NaN and +0 as equal to -0.
+ * A line "// requires: float64" marks shaders with doubles, skipped unless
+ * both devices report shaderFloat64 (enabled on both when reported).
  * A line "// requires: subgroup" marks subgroup shaders (compiled for Vulkan
  * 1.1); their results do not depend on the subgroup size. A case runs when
  * both devices are 1.1 with subgroups in compute and report every subgroup
@@ -51,6 +53,7 @@ struct xc_side {
    VkDescriptorSet set;
    /* Subgroup operations in compute shaders: 0 before Vulkan 1.1. */
    VkSubgroupFeatureFlags subgroup_ops;
+   bool float64; /* shaderFloat64, enabled */
 };
 
 enum { XC_PPU, XC_LVP, XC_SIDES };
@@ -63,7 +66,15 @@ static struct {
 
 static bool xc_side_init(struct xc_side *s)
 {
-   struct vkt_device_desc desc = {0};
+   /* Doubles and 64-bit integers when the device has them (a shader that
+    * uses them says "// requires: float64" and is skipped otherwise);
+    * enabling a feature changes nothing for the shaders that do not. */
+   VkPhysicalDeviceFeatures supported, enabled = {0};
+   vkGetPhysicalDeviceFeatures(s->ctx.physical_device, &supported);
+   enabled.shaderFloat64 = supported.shaderFloat64;
+   enabled.shaderInt64 = supported.shaderInt64;
+   s->float64 = supported.shaderFloat64;
+   struct vkt_device_desc desc = {.features = &enabled};
    VKT_CHECK(vkt_device_create(&s->ctx, &desc, &s->dev));
    if (!s->dev.device)
       return false;
@@ -182,6 +193,7 @@ struct xc_header {
    double abs_tol; /* XC_FLOAT: allowed absolute difference (0: none) */
    double rel_tol; /* XC_FLOAT: allowed relative difference (0: none) */
    bool subgroup;
+   bool float64;
 };
 
 static bool xc_parse_tolerance(const char *line, struct xc_header *h, const char *name)
@@ -236,6 +248,8 @@ static bool xc_read_header(const char *name, struct xc_header *h)
    for (int i = 0; ok && i < 8 && fgets(line, sizeof(line), f); i++) {
       if (strstr(line, "// requires: subgroup"))
          h->subgroup = true;
+      if (strstr(line, "// requires: float64"))
+         h->float64 = true;
    }
    fclose(f);
    return ok;
@@ -376,6 +390,12 @@ static void xc_run_shader(const char *name)
                      name, xc.sides[i].label, missing, needed);
             return;
          }
+      }
+   }
+   for (int i = 0; i < XC_SIDES && h.float64; i++) {
+      if (!xc.sides[i].float64) {
+         vkt_skip("%s: %s does not report shaderFloat64", name, xc.sides[i].label);
+         return;
       }
    }
    static uint32_t results[XC_SIDES][XC_WORDS];
