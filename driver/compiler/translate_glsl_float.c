@@ -395,35 +395,61 @@ static uint32_t clamped_s32(struct xl_ctx *c, uint32_t v, const struct xl_scalar
    return s->width == 64 ? half_of(c, v, 0) : v;
 }
 
-/* 2^p for p within the normal exponent range, built from its bits. */
-static uint32_t pow2(const struct xl_float *f, uint32_t p)
-{
-   struct xl_ctx *c = f->c;
-   bool dbl = f->regs == 2;
-   uint32_t e = iopi(c, PPU_OP_IADD, PPU_TYPE_S32, p, dbl ? 1023 : 127);
-   uint32_t bits = iopi(c, PPU_OP_SHL, PPU_TYPE_U32, e, dbl ? 20 : 23);
-   return dbl ? pair_of(c, xl_imm32(c, 0), bits) : bits;
-}
-
-/* ldexp: x * 2^e as four exact power-of-two factors, so that exponents
- * from the smallest subnormal to the largest finite value work (e is first
- * clamped to a range beyond which every result is 0 or inf). With
- * e = 4q + m (m in 0..3) the factors are 2^(q+m), then three times 2^q:
- * for e >= 0 all scale up, which never rounds before an overflow; for
- * e < 0 the values scale down after at most one small up factor, so only a
- * result in the subnormal range can be rounded twice (and Vulkan allows
- * flushing those). */
+/* ldexp: x * 2^e rounded once, as Vulkan requires ("correctly rounded";
+ * subnormals included, since shaderDenormPreserveFloat32/64 are reported).
+ * A subnormal x is first scaled by 2^32 (2^64), exactly, and e lowered to
+ * match. Then the result's biased exponent E = exponent field + e decides:
+ * E in 1..max-1 is x with E in its exponent field (exact, no rounding);
+ * E at or above the all-ones field is inf with x's sign; E <= 0 is x with
+ * E + K in its field times 2^-K for K = bias - 1 (the one multiply that
+ * rounds into the subnormal range), with E first raised to the point below
+ * which everything rounds to zero (so E + K stays a normal field). Zero, inf
+ * and NaN give x. e is clamped to +-4096 first, beyond any result's reach,
+ * so the 32-bit sums cannot overflow. */
 static uint32_t ldexp_leaf(const struct xl_float *f, uint32_t x, uint32_t e,
                            const struct xl_scalar *es)
 {
    struct xl_ctx *c = f->c;
-   uint32_t ec = clamped_s32(c, e, es, f->regs == 2 ? 2200 : 300);
-   uint32_t q = iopi(c, PPU_OP_SHR, PPU_TYPE_S32, ec, 2);
-   uint32_t r = iop(c, PPU_OP_ISUB, PPU_TYPE_S32, ec, iopi(c, PPU_OP_IMUL, PPU_TYPE_S32, q, 3));
-   uint32_t fq = pow2(f, q), v = xl_fop(f, PPU_OP_FMUL, x, pow2(f, r));
-   for (int k = 0; k < 3; k++)
-      v = xl_fop(f, PPU_OP_FMUL, v, fq);
-   return v;
+   bool dbl = f->regs == 2;
+   /* IEEE binary32 / binary64 (the high word's) exponent field. */
+   uint32_t mbits = dbl ? 20 : 23, ebits = dbl ? 11 : 8, scale = dbl ? 64 : 32;
+   uint32_t all_ones = (1u << ebits) - 1, k = all_ones / 2 - 1; /* 126 / 1022 */
+   /* Below this E (with a mantissa of 1.0 at most half the smallest
+    * subnormal) the result rounds to zero. */
+   int32_t lowest = -(int32_t)(dbl ? 53 : 24);
+   uint32_t ec = clamped_s32(c, e, es, 4096);
+   uint32_t hi = dbl ? half_of(c, x, 1) : x;
+   uint32_t ahi = iopi(c, PPU_OP_AND, PPU_TYPE_U32, hi, 0x7fffffffu);
+   isetp(c, PPU_TYPE_U32, PPU_CMP_LT, ahi, xl_imm32(c, 1u << mbits), false);
+   uint32_t scaled = xl_fop(f, PPU_OP_FMUL, x, xl_fconst(f, ldexp(1.0, (int)scale)));
+   uint32_t xs = sel_p0(c, f->regs, scaled, x);
+   ec = sel_p0(c, 1, iopi(c, PPU_OP_ISUB, PPU_TYPE_S32, ec, scale), ec);
+   uint32_t hs = dbl ? half_of(c, xs, 1) : xs;
+   uint32_t field = iopi(c, PPU_OP_BFE, PPU_TYPE_U32, hs, mbits | ebits << 8);
+   uint32_t big_e = iopi(c, PPU_OP_IMAX, PPU_TYPE_S32, iop(c, PPU_OP_IADD, PPU_TYPE_S32, field, ec),
+                         (uint32_t)lowest);
+   /* E <= 0: field E + K and a factor 2^-K; else field E and 1.0. */
+   isetp(c, PPU_TYPE_S32, PPU_CMP_LE, big_e, xl_imm32(c, 0), false);
+   uint32_t shifted = sel_p0(c, 1, iopi(c, PPU_OP_IADD, PPU_TYPE_S32, big_e, k), big_e);
+   uint32_t factor = sel_p0(c, f->regs, xl_fconst(f, ldexp(1.0, -(int)k)), xl_fconst(f, 1.0));
+   uint32_t keep = iopi(c, PPU_OP_AND, PPU_TYPE_U32, hs, 0x80000000u | ((1u << mbits) - 1));
+   uint32_t yhi =
+       iop(c, PPU_OP_OR, PPU_TYPE_U32, keep, iopi(c, PPU_OP_SHL, PPU_TYPE_U32, shifted, mbits));
+   uint32_t y = dbl ? pair_of(c, half_of(c, xs, 0), yhi) : yhi;
+   uint32_t r = xl_fop(f, PPU_OP_FMUL, y, factor);
+   /* Overflow: inf with x's sign. */
+   uint32_t inf_hi = iopi(c, PPU_OP_OR, PPU_TYPE_U32,
+                          iopi(c, PPU_OP_AND, PPU_TYPE_U32, hs, 0x80000000u), all_ones << mbits);
+   uint32_t inf = dbl ? pair_of(c, xl_imm32(c, 0), inf_hi) : inf_hi;
+   isetp(c, PPU_TYPE_S32, PPU_CMP_GE, big_e, xl_imm32(c, all_ones), false);
+   r = sel_p0(c, f->regs, inf, r);
+   /* Zero (both words 0), inf and NaN: x. */
+   isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, ahi, xl_imm32(c, 0), false);
+   if (dbl)
+      isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, half_of(c, x, 0), xl_imm32(c, 0), true);
+   r = sel_p0(c, f->regs, x, r);
+   isetp(c, PPU_TYPE_U32, PPU_CMP_GE, ahi, xl_imm32(c, all_ones << mbits), false);
+   return sel_p0(c, f->regs, x, r);
 }
 
 static bool split_float(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t ext,
