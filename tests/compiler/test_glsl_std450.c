@@ -2,6 +2,7 @@
  * Vulkan precision bounds (Vulkan spec "Precision and Operation of SPIR-V
  * Instructions"). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler_test_util.h"
@@ -383,6 +384,30 @@ TEST_CASE(forms_glslang_does_not_write_match_c)
                       "%08x %08x %08x %08x %08x %08x %08x)",
                       i, checks[k].what, a, b, c, d, o[0], o[1], o[2], o[3], o[4], o[5], o[6]);
       }
+   }
+}
+
+static int compile_two_buffers(const uint32_t *words, size_t count, char *err, size_t err_size)
+{
+   const enum drv_binding_kind kinds[2] = {DRV_BINDING_STORAGE_BUFFER, DRV_BINDING_STORAGE_BUFFER};
+   return ctu_compile_with_bindings(words, count, kinds, 2, err, err_size);
+}
+
+/* The new lowerings check their operand types themselves (the front end
+ * counts GLSL.std.450 operands only): corrupted modules that use them
+ * compile or fail with a message, never crash (ASan/UBSan in CI). */
+TEST_CASE(corrupted_matrix_split_and_multiply_extended_modules_never_crash)
+{
+   static const char *const shaders[] = {"glsl_std450_matrix_split", "glsl_std450_forms"};
+   for (uint32_t k = 0; k < 2; k++) {
+      /* Intact, each compiles (so the corruptions reach the new code). */
+      size_t n = 0;
+      uint32_t *words = ctu_load_spirv(shaders[k], &n);
+      char err[256] = "";
+      CHECK_MSG(words && compile_two_buffers(words, n, err, sizeof(err)) == 0, "%s: %s", shaders[k],
+                err);
+      free(words);
+      ctu_check_corruptions(shaders[k], 3 + k, 600, compile_two_buffers);
    }
 }
 
