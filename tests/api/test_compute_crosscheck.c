@@ -431,10 +431,21 @@ static void xc_run_shader(const char *name)
       wrote = lvp[w] != 0;
    CHECK_MSG(wrote, "%s: llvmpipe wrote only zeros: the shader checks nothing", name);
    uint32_t differing = 0, first = 0;
+   int64_t worst_ulp = 0; /* float shaders: the largest distance among finite words */
+   double worst_abs = 0.0;
    for (uint32_t w = 0; w < XC_WORDS; w++) {
       if (!xc_words_match(&h, ppu[w], lvp[w]) && differing++ == 0)
          first = w;
+      float fa = xc_float(ppu[w]), fb = xc_float(lvp[w]);
+      if (h.mode == XC_FLOAT && isfinite(fa) && isfinite(fb)) {
+         int64_t d = xc_ordinal(ppu[w]) - xc_ordinal(lvp[w]);
+         worst_ulp = d < 0 ? (-d > worst_ulp ? -d : worst_ulp) : (d > worst_ulp ? d : worst_ulp);
+         worst_abs = fmax(worst_abs, fabs((double)fa - (double)fb));
+      }
    }
+   if (h.mode == XC_FLOAT)
+      printf("  %s: largest difference %lld ulp, %.3g absolute\n", name, (long long)worst_ulp,
+             worst_abs);
    if (differing) {
       test_fail(__FILE__, __LINE__,
                 "%s: %u of %u words differ; first: word %u (invocation %u, k %u): "
