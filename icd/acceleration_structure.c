@@ -42,16 +42,17 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateAccelerationStructureKHR(
 {
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
    const struct vkppu_buffer *buffer = vkppu_buffer_from_handle(pCreateInfo->buffer);
-   uint64_t address = buffer && buffer->va ? buffer->va + pCreateInfo->offset : 0;
-   /* The TTU reads 128-byte lines from the header on (PPU_BVH_ALIGN); the
-    * spec's offset rule (a multiple of 256, VUID-...-offset-03734) keeps to
-    * it for any bound buffer, so a structure that breaks it is invalid usage
-    * that would make every trace fault. Refuse it with a message. */
-   if (!address || address % PPU_BVH_ALIGN ||
-       pCreateInfo->offset + pCreateInfo->size > buffer->size) {
+   /* The TTU reads 128-byte lines from the header on (PPU_BVH_ALIGN). The
+    * spec's offset rule (a multiple of 256, VUID-...-offset-03734) and a
+    * buffer's memory alignment (256, icd/buffer.c) keep to it however the
+    * buffer is bound later, so only the range itself is checked here: a
+    * structure that breaks it is invalid usage that would make every trace
+    * fault. The buffer may still be unbound (it must be bound before use). */
+   if (!buffer || pCreateInfo->offset % PPU_BVH_ALIGN || pCreateInfo->size > buffer->size ||
+       pCreateInfo->offset > buffer->size - pCreateInfo->size) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                   "vkCreateAccelerationStructureKHR: [offset %llu, +%llu) of the buffer is not "
-                   "a %u-byte aligned range of bound memory",
+                   "vkCreateAccelerationStructureKHR: [offset %llu, +%llu) is not a %u-byte "
+                   "aligned range of the buffer",
                    (unsigned long long)pCreateInfo->offset, (unsigned long long)pCreateInfo->size,
                    PPU_BVH_ALIGN);
       return VK_ERROR_UNKNOWN;
@@ -67,7 +68,8 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateAccelerationStructureKHR(
    /* The address is the buffer's, so capture/replay
     * (pCreateInfo->deviceAddress) is satisfied by replaying the buffer's
     * memory at its captured address. */
-   as->address = address;
+   as->buffer = buffer;
+   as->offset = pCreateInfo->offset;
    *pAccelerationStructure = vkppu_acceleration_structure_to_handle(as);
    return VK_SUCCESS;
 }
@@ -91,7 +93,7 @@ VKAPI_ATTR VkDeviceAddress VKAPI_CALL vkppu_GetAccelerationStructureDeviceAddres
    (void)device;
    const struct vkppu_acceleration_structure *as =
        vkppu_acceleration_structure_from_handle(pInfo->accelerationStructure);
-   return as ? as->address : 0;
+   return vkppu_as_address(as);
 }
 
 /* The kind of structure a build makes: instances for a top level, else

@@ -193,7 +193,7 @@ static VkResult host_copy(struct vkppu_device *dev, VkDeferredOperationKHR op, c
 static void structure_range(VkAccelerationStructureKHR handle, uint64_t *va, uint64_t *size)
 {
    const struct vkppu_acceleration_structure *as = vkppu_acceleration_structure_from_handle(handle);
-   *va = as ? as->address : 0;
+   *va = vkppu_as_address(as);
    *size = as ? as->size : 0;
 }
 

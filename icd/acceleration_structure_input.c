@@ -125,9 +125,9 @@ void vkppu_as_build_capture(const VkAccelerationStructureBuildGeometryInfoKHR *i
        .type = info->type,
        .flags = info->flags,
        .mode = info->mode,
-       .src_address = src ? src->address : 0,
+       .src_address = vkppu_as_address(src),
        .src_size = src ? src->size : 0,
-       .dst_address = dst ? dst->address : 0,
+       .dst_address = vkppu_as_address(dst),
        .dst_size = dst ? dst->size : 0,
        .geometry_count = n,
        .geometries = memory,
@@ -328,7 +328,7 @@ static enum vkppu_as_status instance_blas(struct vkppu_as_context *ctx, uint32_t
    if (ctx->space == VKPPU_AS_HOST && reference) {
       const struct vkppu_acceleration_structure *as =
           vkppu_acceleration_structure_from_handle((VkAccelerationStructureKHR)reference);
-      va = as->address;
+      va = vkppu_as_address(as);
    }
    out->blas_address = va;
    if (!va)

@@ -238,7 +238,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdWriteAccelerationStructuresPropertiesKHR(
    for (uint32_t i = 0; i < accelerationStructureCount; i++) {
       const struct vkppu_acceleration_structure *as =
           vkppu_acceleration_structure_from_handle(pAccelerationStructures[i]);
-      job->properties.structures[2 * i] = as ? as->address : 0;
+      job->properties.structures[2 * i] = vkppu_as_address(as);
       job->properties.structures[2 * i + 1] = as ? as->size : 0;
    }
    vkppu_cmd_add_host_job(cmd, &job->base);

@@ -276,7 +276,7 @@ void vkppu_descriptor_set_write_acceleration_structures(struct vkppu_descriptor_
           vkppu_acceleration_structure_from_handle(handle);
       /* A null descriptor (VK_NULL_HANDLE) is address 0: the TTU treats a
        * query against it as a miss (driver/shader_abi.h). */
-      struct drv_acceleration_structure_descriptor d = {.address = as ? as->address : 0};
+      struct drv_acceleration_structure_descriptor d = {.address = vkppu_as_address(as)};
       memcpy(set->map + off + (size_t)i * DRV_DESCRIPTOR_SIZE, &d, sizeof(d));
    }
 }

@@ -22,7 +22,9 @@ enum format_kind {
    KIND_DEPTH_STENCIL,
 };
 
-/* VkFormat, hardware format, kind. All are core 1.0 formats. */
+/* VkFormat, hardware format, kind. All are core 1.0 formats.
+ * A8B8G8R8_*_PACK32 is R8G8B8A8 in memory (A in the top byte of a
+ * little-endian word: bytes R, G, B, A), so it takes the same texel formats. */
 #define VKPPU_FORMATS(X)                                                                           \
    X(R8_UNORM, R8_UNORM, FLOAT)                                                                    \
    X(R8_SNORM, R8_SNORM, FLOAT)                                                                    \
@@ -92,7 +94,18 @@ enum format_kind {
    X(BC6H_UFLOAT_BLOCK, BC6H_UFLOAT, BC)                                                           \
    X(BC6H_SFLOAT_BLOCK, BC6H_SFLOAT, BC)                                                           \
    X(BC7_UNORM_BLOCK, BC7_UNORM, BC)                                                               \
-   X(BC7_SRGB_BLOCK, BC7_SRGB, BC)
+   X(BC7_SRGB_BLOCK, BC7_SRGB, BC)                                                                 \
+   X(B5G6R5_UNORM_PACK16, B5G6R5_UNORM, FLOAT)                                                     \
+   X(A1R5G5B5_UNORM_PACK16, A1R5G5B5_UNORM, FLOAT)                                                 \
+   X(R5G5B5A1_UNORM_PACK16, R5G5B5A1_UNORM, FLOAT)                                                 \
+   X(B5G5R5A1_UNORM_PACK16, B5G5R5A1_UNORM, FLOAT)                                                 \
+   X(R4G4B4A4_UNORM_PACK16, R4G4B4A4_UNORM, FLOAT)                                                 \
+   X(B4G4R4A4_UNORM_PACK16, B4G4R4A4_UNORM, FLOAT)                                                 \
+   X(A8B8G8R8_UNORM_PACK32, R8G8B8A8_UNORM, FLOAT)                                                 \
+   X(A8B8G8R8_SNORM_PACK32, R8G8B8A8_SNORM, FLOAT)                                                 \
+   X(A8B8G8R8_UINT_PACK32, R8G8B8A8_UINT, INT)                                                     \
+   X(A8B8G8R8_SINT_PACK32, R8G8B8A8_SINT, INT)                                                     \
+   X(A8B8G8R8_SRGB_PACK32, R8G8B8A8_SRGB, SRGB)
 
 /* Every table entry is a core 1.0 VkFormat, below BC7_SRGB + 1. */
 #define FORMAT_TABLE_SIZE ((unsigned)VK_FORMAT_BC7_SRGB_BLOCK + 1u)

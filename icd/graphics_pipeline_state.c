@@ -178,8 +178,14 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
       }
    }
 
+   /* pColorBlendState is ignored when the subpass uses no color attachment
+    * (spec, VkGraphicsPipelineCreateInfo): every reference UNUSED, or, with
+    * dynamic rendering, every format UNDEFINED. Nothing is written then. */
+   bool uses_color = false;
+   for (uint32_t i = 0; i < sp->color_count; i++)
+      uses_color |= sp->colors[i].attachment != VK_ATTACHMENT_UNUSED;
    const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
-   if (sp->color_count && !discard) {
+   if (uses_color && !discard) {
       if (!cb || cb->attachmentCount < sp->color_count)
          return "pColorBlendState needs one attachment per color attachment of the subpass";
       /* Logic ops use the API's numbers; enabling them turns blending off

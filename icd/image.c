@@ -87,8 +87,7 @@ static VkResult check_create_info(struct vkppu_device *dev, const VkImageCreateI
    const VkExtent3D *e = &ci->extent;
    if (!(ci->samples & props.sampleCounts) || (ci->samples & (ci->samples - 1))) {
       *why = "the sample count is not in sampleCounts (4x: optimal 2D colour or depth/stencil "
-             "attachments, sampled only in formats sampled at 1x, not storage images or input "
-             "attachments)";
+             "attachments, sampled only in formats sampled at 1x, not storage images)";
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
    }
    if (ci->samples != VK_SAMPLE_COUNT_1_BIT &&

@@ -56,6 +56,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    pFeatures->shaderStorageImageExtendedFormats = VK_TRUE;
    pFeatures->imageCubeArray = VK_TRUE;
    pFeatures->textureCompressionBC = VK_TRUE;
+   /* The texture unit's anisotropic probes (docs/texture-unit.md). */
+   pFeatures->samplerAnisotropy = VK_TRUE;
    /* Graphics features the graphics engine has and the driver passes
     * through (docs/graphics.md), each with its case in
     * tests/api/test_graphics_features.c: DRAW_INDIRECT loops over any

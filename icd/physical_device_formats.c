@@ -116,10 +116,11 @@ static VkDeviceSize max_resource_size(const struct vkppu_physical_device *pd)
  * a 1x image of twice the extent. Shaders read them with texelFetch: a 4x
  * view's header (samples_log2 2) makes TLD fetch sample s of a pixel, so
  * SAMPLED usage is 4x for formats sampled at 1x (sampledImage*SampleCounts
- * 1|4). The texture unit has no multisampled storage access
- * (storageImageSampleCounts 1) and subpassLoad has no sample index, so
- * STORAGE and INPUT_ATTACHMENT usages keep 1x. Integer colour formats are
- * 4x too (framebufferIntegerColorSampleCounts), resolved by sample zero.
+ * 1|4), and so is INPUT_ATTACHMENT (subpassLoad of subpassInputMS passes
+ * its sample to the same fetch). The texture unit has no multisampled
+ * storage access (storageImageSampleCounts 1), so STORAGE usage keeps 1x.
+ * Integer colour formats are 4x too (framebufferIntegerColorSampleCounts),
+ * resolved by sample zero.
  * Spec "Image Creation Limits": 1x only for linear, non-2D or
  * cube-compatible images and formats that are no attachment. */
 static VkSampleCountFlags multisample_counts(const struct vkppu_format_info *f, VkImageType type,
@@ -128,8 +129,7 @@ static VkSampleCountFlags multisample_counts(const struct vkppu_format_info *f, 
 {
    const VkFormatFeatureFlags attachment =
        VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
-   const VkImageUsageFlags single =
-       VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
+   const VkImageUsageFlags single = VK_IMAGE_USAGE_STORAGE_BIT;
    if (tiling != VK_IMAGE_TILING_OPTIMAL || type != VK_IMAGE_TYPE_2D ||
        (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) || !(f->optimal & attachment) ||
        (usage & single) ||

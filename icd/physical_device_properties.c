@@ -78,8 +78,8 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .maxDrawIndexedIndexValue = UINT32_MAX, /* fullDrawIndexUint32 */
     .maxDrawIndirectCount = UINT32_MAX,     /* multiDrawIndirect: INDIRECT_MAX_COUNT is 32-bit */
     .maxSamplerLodBias = 15.0f,
-    .maxSamplerAnisotropy = 1.0f, /* samplerAnisotropy not supported */
-    .maxViewports = 1,            /* multiViewport not supported */
+    .maxSamplerAnisotropy = 16.0f, /* the TAU's probes: PPU_TEX_MAX_PROBES */
+    .maxViewports = 1,             /* multiViewport not supported */
     .maxViewportDimensions = {16384, 16384},
     /* Spec: at least [-2 * max dimension, 2 * max dimension - 1]. */
     .viewportBoundsRange = {-32768.0f, 32767.0f},

@@ -51,8 +51,8 @@ static const char *check_sampler(const VkSamplerCreateInfo *ci)
       return "min/max reduction is not supported";
    if (ci->flags)
       return "sampler create flags are not supported";
-   if (ci->anisotropyEnable)
-      return "anisotropic filtering is not supported (samplerAnisotropy is not reported)";
+   if (ci->anisotropyEnable && !(ci->maxAnisotropy >= 1.0f && ci->maxAnisotropy <= 16.0f))
+      return "maxAnisotropy outside [1, maxSamplerAnisotropy = 16]";
    if (ci->magFilter > VK_FILTER_LINEAR || ci->minFilter > VK_FILTER_LINEAR ||
        ci->mipmapMode > VK_SAMPLER_MIPMAP_MODE_LINEAR)
       return "only NEAREST and LINEAR filters exist (no cubic filtering)";
@@ -102,7 +102,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateSampler(VkDevice device,
    h->lod_bias = ci->mipLodBias;
    h->min_lod = ci->minLod;
    h->max_lod = ci->maxLod;
-   h->max_anisotropy = 1.0f; /* off */
+   /* The texture unit takes up to ceil(max_anisotropy) probes along the
+    * footprint's long axis; 1.0 is isotropic filtering. */
+   h->max_anisotropy = ci->anisotropyEnable ? ci->maxAnisotropy : 1.0f;
    border_color(ci->borderColor, h);
    *pSampler = vkppu_sampler_to_handle(sampler);
    return VK_SUCCESS;

@@ -18,6 +18,7 @@
 
 #include "bvh_builder.h"
 #include "vkppu_device.h"
+#include "vkppu_memory.h"
 
 struct vkppu_buffer;
 
@@ -26,9 +27,20 @@ struct vkppu_acceleration_structure {
    VkAccelerationStructureTypeKHR type;
    VkAccelerationStructureCreateFlagsKHR flags;
    VkDeviceSize size;
-   uint64_t address; /* buffer VA + offset: vkGetAccelerationStructureDeviceAddressKHR */
+   /* Where it lives. The buffer need not be bound yet when the structure is
+    * created (the spec asks only that it be bound before the structure is
+    * used), so the address is worked out at each use: vkppu_as_address. */
+   const struct vkppu_buffer *buffer;
+   VkDeviceSize offset;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_acceleration_structure, VkAccelerationStructureKHR)
+
+/* The structure's GPU address (vkGetAccelerationStructureDeviceAddressKHR):
+ * its buffer's VA plus its offset; 0 for no structure or an unbound buffer. */
+static inline uint64_t vkppu_as_address(const struct vkppu_acceleration_structure *as)
+{
+   return as && as->buffer && as->buffer->va ? as->buffer->va + as->offset : 0;
+}
 
 /* VkPhysicalDeviceAccelerationStructurePropertiesKHR as
  * vkGetPhysicalDeviceProperties2 reports it (sType and pNext untouched). */

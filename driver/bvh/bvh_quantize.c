@@ -10,24 +10,12 @@
 
 #include "bvh_internal.h"
 
-/* 2^e for e in [-128, 127], exactly (what ldexpf(1, e) returns), built
- * from its bits: quantization decodes every plane a few times and libm's
- * ldexpf is a call. e >= -126 is a normal float, below a subnormal. */
-static float pow2f(int e)
-{
-   uint32_t bits = e >= -126 ? (uint32_t)(e + 127) << 23 : 1u << (e + 149);
-   float f;
-   memcpy(&f, &bits, sizeof(f));
-   return f;
-}
-
-/* The TTU's decode. (float)q * 2^e is exact (8 significant bits, and e is
- * in [-128, 127] so 2^e is a normal or subnormal float) except that it may
- * overflow to +inf, which only ever widens an upper plane; a fused
- * multiply-add gives the same result because the product is exact. */
+/* The TTU's decode (ppu/bvh.h), so that what the builder checks is what the
+ * TTU will compute. (float)q * 2^e may overflow to +inf, which only ever
+ * widens an upper plane. */
 static float decode(float origin, int exponent, unsigned q)
 {
-   return origin + (float)q * pow2f(exponent);
+   return ppu_bvh_plane(origin, exponent, q);
 }
 
 void bvh_node_child_box(const struct ppu_bvh_node *node, unsigned slot, float lo[3], float hi[3])
@@ -46,9 +34,9 @@ static int exponent_for(double extent)
       e = (int)ceil(log2(extent / 255.0));
       if (e < -128)
          e = -128;
-      while (e > -128 && 255.0 * pow2f(e - 1) >= extent)
+      while (e > -128 && 255.0 * ppu_bvh_pow2(e - 1) >= extent)
          e--;
-      while (e < 127 && 255.0 * pow2f(e) < extent)
+      while (e < 127 && 255.0 * ppu_bvh_pow2(e) < extent)
          e++;
    }
    return e;
@@ -60,7 +48,7 @@ static bool quantize_axis(struct ppu_bvh_node *node, int a, int e, const struct 
                           unsigned count)
 {
    float origin = node->origin[a];
-   double scale = pow2f(e);
+   double scale = ppu_bvh_pow2(e);
    for (unsigned i = 0; i < count; i++) {
       if (bvh_box_is_empty(&boxes[i])) {
          node->q_lo[a][i] = node->q_hi[a][i] = 0;

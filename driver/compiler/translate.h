@@ -54,6 +54,9 @@ struct xl_ptr {
    bool absolute;
    uint32_t builtin;   /* BUILTIN: enum spirv_built_in_value */
    uint32_t component; /* BUILTIN: selected component, UINT32_MAX for whole */
+   /* BUILTIN: the leaves (scalars) of the whole variable; with a dynamic
+    * index, dyn is a 32-bit vreg of leaves to add to component. */
+   uint32_t builtin_leaves;
    /* LOCAL: the whole variable's bytes (for ir_mark_dynamic_local). */
    uint32_t region_start, region_end;
    /* Descriptor arrays: the variable's binding before an element is chosen. */

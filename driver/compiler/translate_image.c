@@ -37,13 +37,15 @@ static bool image_info(struct xl_ctx *c, uint32_t type_id, struct image_info *ou
    }
    memset(out, 0, sizeof(*out));
    /* The texture unit fetches samples of 2D views (TLD with the sample
-    * index, docs/isa.md); storage access to them
-    * (shaderStorageImageMultisample) and multisampled input attachments are
-    * not offered. */
-   if (t->u.image.multisampled && (t->u.image.dim != SPIRV_DIM_2D || t->u.image.sampled == 2)) {
+    * index, docs/isa.md): sampled 2D images and input attachments (subpass
+    * data, Sampled 2 in SPIR-V) may be multisampled; storage access to them
+    * (shaderStorageImageMultisample) is not offered. */
+   bool ms_subpass = t->u.image.dim == SPIRV_DIM_SubpassData;
+   if (t->u.image.multisampled && !ms_subpass &&
+       (t->u.image.dim != SPIRV_DIM_2D || t->u.image.sampled == 2)) {
       xl_fail(c,
               "unsupported: multisampled %s (OpTypeImage MS 1 is taken for sampled 2D "
-              "images only)",
+              "images and input attachments only)",
               t->u.image.sampled == 2 ? "storage images" : "images other than 2D");
       return false;
    }
@@ -511,9 +513,11 @@ static void gather(struct xl_ctx *c, const struct spirv_inst *inst)
  * fragment's pixel plus the coordinate operand, which Vulkan requires to be
  * (0, 0) ("Input Attachment Interface"), in layer gl_ViewIndex; the
  * descriptor is an ordinary (arrayed) texture header, so the view's format
- * converts as for texelFetch. */
+ * converts as for texelFetch. A multisampled input attachment (MS 1) reads
+ * the sample the Sample operand names instead of a level, as a fetch from
+ * a 4x view does. */
 static void read_subpass(struct xl_ctx *c, const struct spirv_inst *inst,
-                         const struct image_info *info, uint32_t tex)
+                         const struct image_info *info, uint32_t tex, uint32_t sample)
 {
    if (!c->gfx || c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment) {
       xl_fail(c, "subpass data (an input attachment) read outside a fragment shader");
@@ -529,7 +533,10 @@ static void read_subpass(struct xl_ctx *c, const struct spirv_inst *inst,
    /* Layer: gl_ViewIndex (Vulkan "Multiview": input attachment reads use
     * the view's layer; 0 without multiview), then level 0. */
    push_word(c, &v, xl_gfx_cbank_load(c, DRV_ABI_CBANK_VIEW_INDEX, 1));
-   push_word(c, &v, zero_word(c));
+   if (info->ms)
+      push_components(c, &v, xl_get(c, sample), 0, 1);
+   else
+      push_word(c, &v, zero_word(c));
    if (c->failed)
       return;
    uint32_t quad = ir_new_vreg(c->ir, 4);
@@ -550,13 +557,17 @@ static void read_write(struct xl_ctx *c, const struct spirv_inst *inst)
        !parse_image_operands(c, inst, write ? 3 : 2, &ops))
       return;
    if (info.subpass) {
-      if (write ||
-          ops.mask & ~(SPIRV_IMAGE_OPERANDS_NonPrivateTexel | SPIRV_IMAGE_OPERANDS_VolatileTexel |
-                       SPIRV_IMAGE_OPERANDS_MakeTexelVisible)) {
-         xl_fail(c, "unsupported: subpass data %s", write ? "written" : "with image operands");
+      const uint32_t allowed =
+          SPIRV_IMAGE_OPERANDS_NonPrivateTexel | SPIRV_IMAGE_OPERANDS_VolatileTexel |
+          SPIRV_IMAGE_OPERANDS_MakeTexelVisible | (info.ms ? SPIRV_IMAGE_OPERANDS_Sample : 0u);
+      if (write || (ops.mask & ~allowed) || info.ms != (ops.sample != 0)) {
+         xl_fail(c, "unsupported: subpass data %s",
+                 write                          ? "written"
+                 : info.ms != (ops.sample != 0) ? "read without its Sample (or with one, not MS)"
+                                                : "with image operands");
          return;
       }
-      read_subpass(c, inst, &info, tex);
+      read_subpass(c, inst, &info, tex, ops.sample);
       return;
    }
    if (info.ms) {

@@ -397,6 +397,7 @@ bool xl_setup_globals(struct xl_ctx *c)
                                       &builtin)) {
             p.kind = XL_PTR_BUILTIN;
             p.builtin = builtin;
+            p.builtin_leaves = xl_leaf_count(c, p.type);
             break;
          }
          /* a vertex attribute or fragment input: */
@@ -461,27 +462,20 @@ static void access_chain(struct xl_ctx *c, const struct spirv_inst *inst)
          continue;
       }
       if (p.kind == XL_PTR_BUILTIN) {
-         if (!is_const) {
-            xl_fail(c, "unsupported: dynamic index into a built-in");
-            return;
-         }
          /* A column of a matrix built-in (ObjectToWorldKHR) starts at
-          * leaf column * rows; a vector component is one leaf. */
+          * leaf column * rows; an array element (HitTriangleVertexPositions'
+          * vec3) at leaf i * its leaves; a vector component is one leaf. */
          uint32_t first = p.component == UINT32_MAX ? 0 : p.component;
-         if (t->kind == SPIRV_TYPE_MATRIX) {
-            const struct spirv_type *col = spirv_type(c->m, t->u.matrix.column_type);
-            p.component = first + cidx * (col ? col->u.vector.component_count : 0);
-            p.type = t->u.matrix.column_type;
-         } else if (t->kind == SPIRV_TYPE_ARRAY) {
-            /* An array of vectors (HitTriangleVertexPositionsKHR's 3 vec3)
-             * or of scalars: element i starts at leaf i * its leaves. */
-            const struct spirv_type *e = spirv_type(c->m, t->u.array.element_type);
-            uint32_t leaves = e && e->kind == SPIRV_TYPE_VECTOR ? e->u.vector.component_count : 1;
-            p.component = first + cidx * leaves;
-            p.type = t->u.array.element_type;
-         } else {
-            p.component = first + cidx;
-            p.type = t->u.vector.component_type;
+         uint32_t element = t->kind == SPIRV_TYPE_MATRIX  ? t->u.matrix.column_type
+                            : t->kind == SPIRV_TYPE_ARRAY ? t->u.array.element_type
+                                                          : t->u.vector.component_type;
+         uint32_t leaves = xl_leaf_count(c, element);
+         p.component = first + (is_const ? cidx * leaves : 0);
+         p.type = element;
+         if (!is_const) {
+            /* A dynamic index: the leaves it skips, selected among the
+             * built-in's leaves when the value is loaded. */
+            add_dyn(c, &p, dyn, leaves);
          }
          continue;
       }
@@ -808,6 +802,25 @@ static void store_leaves(struct xl_ctx *c, const struct xl_ptr *p, uint32_t addr
    }
 }
 
+/* Leaf comp + p->dyn of a built-in indexed dynamically: every leaf it can
+ * be is read, and a chain of selects keeps the one the index names (an
+ * index past the end reads the last leaf; SPIR-V leaves it undefined). */
+static void load_builtin_dynamic(struct xl_ctx *c, const struct xl_ptr *p, uint32_t comp,
+                                 uint32_t dst)
+{
+   uint32_t last = p->builtin_leaves ? p->builtin_leaves - 1 : 0;
+   if (comp > last)
+      comp = last;
+   xl_mov(c, dst, xl_builtin_component(c, p->builtin, comp), 1);
+   for (uint32_t leaf = comp + 1; leaf <= last && !c->failed; leaf++) {
+      struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, p->dyn, leaf - comp);
+      i->f.subop = PPU_CMP_GE;
+      i->f.pd = 0;
+      i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, dst, xl_builtin_component(c, p->builtin, leaf), dst);
+      i->f.ps = 0;
+   }
+}
+
 static void load(struct xl_ctx *c, const struct spirv_inst *inst)
 {
    const struct xl_ptr *p = xl_ptr_of(c, xl_word(c, inst, 0));
@@ -849,7 +862,10 @@ static void load(struct xl_ctx *c, const struct spirv_inst *inst)
    } else if (p->kind == XL_PTR_BUILTIN) {
       for (uint32_t k = 0; k < v.count; k++) {
          uint32_t comp = p->component == UINT32_MAX ? k : p->component + k;
-         xl_mov(c, xl_comp(c, v, k), xl_builtin_component(c, p->builtin, comp), 1);
+         if (!p->dyn)
+            xl_mov(c, xl_comp(c, v, k), xl_builtin_component(c, p->builtin, comp), 1);
+         else
+            load_builtin_dynamic(c, p, comp, xl_comp(c, v, k));
       }
    } else {
       v = xl_load_ptr(c, p);

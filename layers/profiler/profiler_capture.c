@@ -6,6 +6,7 @@
  * serializes the application's GPU work (docs/profiler.md). Rows between two
  * presents form a frame; each frame's ray cost map becomes a heat map. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,23 @@ static void *grow(void *array, uint32_t *capacity, uint32_t count, size_t size)
    return p;
 }
 
+/* Creates dir and any missing parent, as mkdir -p does: the output folder
+ * is often named inside one that the run has not made yet. */
 static bool make_dir(const char *dir)
 {
+   char path[4096];
+   if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
+      fprintf(stderr, PROFILER_LAYER_NAME ": output folder name too long: %s\n", dir);
+      return false;
+   }
+   for (char *p = path + 1; *p; p++) {
+      if (*p != '/')
+         continue;
+      *p = '\0';
+      if (mkdir(path, 0777) != 0 && errno != EEXIST)
+         break; /* the full path's mkdir below reports it */
+      *p = '/';
+   }
    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
       return true;
    fprintf(stderr, PROFILER_LAYER_NAME ": cannot create %s: %s\n", dir, strerror(errno));
@@ -56,8 +72,19 @@ bool prof_device_begin(struct prof_device *d)
       warned = true;
       return false;
    }
+   /* The process's first vkppu device writes into the directory itself;
+    * every later one (a second device, or a second instance's) into a
+    * numbered folder inside it, so that no device overwrites another's. */
+   static atomic_uint devices_begun;
+   unsigned sequence = atomic_fetch_add(&devices_begun, 1);
    const char *dir = getenv("VKPPU_PROFILER_DIR");
-   snprintf(d->dir, sizeof(d->dir), "%s", dir && dir[0] ? dir : "vkppu-profile");
+   const char *base = dir && dir[0] ? dir : "vkppu-profile";
+   if (sequence == 0)
+      snprintf(d->dir, sizeof(d->dir), "%s", base);
+   else if (make_dir(base))
+      snprintf(d->dir, sizeof(d->dir), "%s/device%u", base, sequence);
+   else
+      return false;
    d->counter_count = n;
    d->counter_names = calloc(n, sizeof(char *));
    d->counter_units = calloc(n, sizeof(char *));

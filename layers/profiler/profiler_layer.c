@@ -13,6 +13,12 @@
 
 #include "profiler.h"
 
+/* The loader's interface is the only thing this library exports
+ * (profiler.map lists it; the link uses -Bsymbolic). Inside the layer every
+ * reference goes to the static prof_* functions, never to an exported
+ * vk* name: in a program linked with libvulkan.so.1 such a name binds to the
+ * loader's function of that name, and the layer would re-enter the loader
+ * while the loader holds its lock (a deadlock in vkCreateInstance). */
 #define PROF_EXPORT __attribute__((visibility("default")))
 
 /* Few instances and devices exist at once: a short list each, keyed by the
@@ -199,7 +205,8 @@ static VKAPI_ATTR void VKAPI_CALL prof_DestroyDevice(VkDevice device,
    free(d);
 }
 
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *pName);
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL prof_GetDeviceProcAddr(VkDevice device,
+                                                                       const char *pName);
 
 PFN_vkVoidFunction profiler_device_proc(const char *name)
 {
@@ -207,7 +214,7 @@ PFN_vkVoidFunction profiler_device_proc(const char *name)
       const char *name;
       PFN_vkVoidFunction function;
    } table[] = {
-       {"vkGetDeviceProcAddr", (PFN_vkVoidFunction)vkGetDeviceProcAddr},
+       {"vkGetDeviceProcAddr", (PFN_vkVoidFunction)prof_GetDeviceProcAddr},
        {"vkDestroyDevice", (PFN_vkVoidFunction)prof_DestroyDevice},
        {"vkQueueSubmit", (PFN_vkVoidFunction)prof_QueueSubmit},
        {"vkQueueSubmit2", (PFN_vkVoidFunction)prof_QueueSubmit2},
@@ -222,8 +229,8 @@ PFN_vkVoidFunction profiler_device_proc(const char *name)
    return NULL;
 }
 
-PROF_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device,
-                                                                         const char *pName)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL prof_GetDeviceProcAddr(VkDevice device,
+                                                                       const char *pName)
 {
    if (!device || !pName)
       return NULL;
@@ -237,13 +244,15 @@ PROF_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevic
    return mine && next ? mine : next;
 }
 
-PROF_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance,
-                                                                           const char *pName)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL prof_GetInstanceProcAddr(VkInstance instance,
+                                                                         const char *pName)
 {
    if (!pName)
       return NULL;
    if (!strcmp(pName, "vkGetInstanceProcAddr"))
-      return (PFN_vkVoidFunction)vkGetInstanceProcAddr;
+      return (PFN_vkVoidFunction)prof_GetInstanceProcAddr;
+   if (!strcmp(pName, "vkGetDeviceProcAddr"))
+      return (PFN_vkVoidFunction)prof_GetDeviceProcAddr;
    if (!strcmp(pName, "vkCreateInstance"))
       return (PFN_vkVoidFunction)prof_CreateInstance;
    if (!strcmp(pName, "vkDestroyInstance"))
@@ -262,6 +271,19 @@ PROF_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkIns
    return mine && next ? mine : next;
 }
 
+/* Loaders older than interface version 2 look these two up by name. */
+PROF_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance,
+                                                                           const char *pName)
+{
+   return prof_GetInstanceProcAddr(instance, pName);
+}
+
+PROF_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device,
+                                                                         const char *pName)
+{
+   return prof_GetDeviceProcAddr(device, pName);
+}
+
 PROF_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
 vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct)
 {
@@ -270,8 +292,8 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *pVersionStruct
    if (pVersionStruct->loaderLayerInterfaceVersion > CURRENT_LOADER_LAYER_INTERFACE_VERSION)
       pVersionStruct->loaderLayerInterfaceVersion = CURRENT_LOADER_LAYER_INTERFACE_VERSION;
    if (pVersionStruct->loaderLayerInterfaceVersion >= 2) {
-      pVersionStruct->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-      pVersionStruct->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+      pVersionStruct->pfnGetInstanceProcAddr = prof_GetInstanceProcAddr;
+      pVersionStruct->pfnGetDeviceProcAddr = prof_GetDeviceProcAddr;
       pVersionStruct->pfnGetPhysicalDeviceProcAddr = NULL;
    }
    return VK_SUCCESS;

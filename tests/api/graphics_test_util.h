@@ -245,6 +245,7 @@ struct gtu_pipeline_desc {
    bool viewport_with_count;      /* counts 0: VIEWPORT/SCISSOR_WITH_COUNT are dynamic */
    const void *next; /* pNext of the pipeline (VkPipelineRenderingCreateInfo), or NULL */
    const VkPipelineMultisampleStateCreateInfo *ms; /* NULL: 1 sample */
+   bool no_color_blend_state;                      /* pColorBlendState NULL */
 };
 
 static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pipeline_desc *d,
@@ -333,7 +334,7 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
        .pRasterizationState = &rs,
        .pMultisampleState = d->ms ? d->ms : &ms,
        .pDepthStencilState = d->ds ? d->ds : &no_ds,
-       .pColorBlendState = &cb,
+       .pColorBlendState = d->no_color_blend_state ? NULL : &cb,
        .pDynamicState = &dyn,
        .layout = d->layout,
        .renderPass = d->pass,

@@ -3,7 +3,9 @@
  * on lavapipe): subpass 0 draws colour and depth, subpass 1 reads both with
  * subpassLoad at each pixel and writes them into a third attachment. Exact
  * pixels: the colour swaps red and green, the D32 depth 0.25 / 0.75 / 1.0
- * becomes blue 64 / 191 / 255 (UNORM rounding of 63.75, 191.25, 255). */
+ * becomes blue 64 / 191 / 255 (UNORM rounding of 63.75, 191.25, 255). Once
+ * with 1x attachments and once with 4x ones read as subpassInputMS (the
+ * rectangles cover whole pixels, so every sample holds the same value). */
 #include "graphics_test_util.h"
 
 static const float RED[4] = {1, 0, 0, 1};
@@ -11,7 +13,8 @@ static const float GREEN[4] = {0, 1, 0, 1};
 
 /* An image of usage with a view of aspect; false (case failed) on error. */
 static bool attachment_image(struct vkt_device *dev, VkFormat format, VkImageUsageFlags usage,
-                             VkImageAspectFlags aspect, struct vkt_image *out, VkImageView *view)
+                             VkImageAspectFlags aspect, VkSampleCountFlagBits samples,
+                             struct vkt_image *out, VkImageView *view)
 {
    VkImageCreateInfo ici = {
        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -20,7 +23,7 @@ static bool attachment_image(struct vkt_device *dev, VkFormat format, VkImageUsa
        .extent = {GW, GH, 1},
        .mipLevels = 1,
        .arrayLayers = 1,
-       .samples = VK_SAMPLE_COUNT_1_BIT,
+       .samples = samples,
        .tiling = VK_IMAGE_TILING_OPTIMAL,
        .usage = usage,
    };
@@ -38,14 +41,14 @@ static bool attachment_image(struct vkt_device *dev, VkFormat format, VkImageUsa
    return r == VK_SUCCESS;
 }
 
-static VkRenderPass two_subpass_pass(struct vkt_device *dev)
+static VkRenderPass two_subpass_pass(struct vkt_device *dev, VkSampleCountFlagBits samples)
 {
    const VkAttachmentDescription atts[3] = {
-       {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+       {0, VK_FORMAT_R8G8B8A8_UNORM, samples, VK_ATTACHMENT_LOAD_OP_CLEAR,
         VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
         VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-       {0, VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+       {0, VK_FORMAT_D32_SFLOAT, samples, VK_ATTACHMENT_LOAD_OP_CLEAR,
         VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
         VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
         VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL},
@@ -144,9 +147,10 @@ static VkDescriptorSet input_set(struct vkt_device *dev, VkDescriptorPool pool,
 }
 
 /* Subpass 0: a red rectangle on the left half at depth 0.25, then a green
- * one in the middle at 0.75 with LESS (hidden where red is). Subpass 1:
- * a rectangle over the whole target reading both attachments. */
-TEST_CASE(subpass_load_of_color_and_depth)
+ * one in the middle at 0.75 with LESS (hidden where red is), at `samples`.
+ * Subpass 1: a rectangle over the whole target reading both attachments
+ * with fragment shader fs. */
+static void subpass_load(VkSampleCountFlagBits samples, const char *fs)
 {
    struct vkt_context ctx;
    struct vkt_device dev;
@@ -175,17 +179,17 @@ TEST_CASE(subpass_load_of_color_and_depth)
    };
    VkDescriptorPool pool = VK_NULL_HANDLE;
    VKT_CHECK(vkCreateDescriptorPool(dev.device, &pci, NULL, &pool));
-   VkRenderPass pass = two_subpass_pass(&dev);
+   VkRenderPass pass = two_subpass_pass(&dev, samples);
    VkFramebuffer fb = VK_NULL_HANDLE;
    VkPipeline p[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
    if (pass && layout && pool && gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &out) &&
        attachment_image(&dev, VK_FORMAT_R8G8B8A8_UNORM,
                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
-                        VK_IMAGE_ASPECT_COLOR_BIT, &color, &color_view) &&
+                        VK_IMAGE_ASPECT_COLOR_BIT, samples, &color, &color_view) &&
        attachment_image(&dev, VK_FORMAT_D32_SFLOAT,
                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
                             VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
-                        VK_IMAGE_ASPECT_DEPTH_BIT, &depth, &depth_view)) {
+                        VK_IMAGE_ASPECT_DEPTH_BIT, samples, &depth, &depth_view)) {
       VkImageView views[3] = {color_view, depth_view, out.color.view};
       VkFramebufferCreateInfo fci = {
           .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
@@ -203,13 +207,18 @@ TEST_CASE(subpass_load_of_color_and_depth)
           .depthWriteEnable = VK_TRUE,
           .depthCompareOp = VK_COMPARE_OP_LESS,
       };
+      VkPipelineMultisampleStateCreateInfo ms = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+          .rasterizationSamples = samples,
+      };
       struct gtu_pipeline_desc d0 = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
                                      .ds = &ds,
                                      .layout = empty,
                                      .pass = pass,
-                                     .subpass = 0};
+                                     .subpass = 0,
+                                     .ms = &ms};
       struct gtu_pipeline_desc d1 = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-                                     .fs = "gfx_input_attachment.frag",
+                                     .fs = fs,
                                      .layout = layout,
                                      .pass = pass,
                                      .subpass = 1};
@@ -271,6 +280,17 @@ TEST_CASE(subpass_load_of_color_and_depth)
    vkDestroyPipelineLayout(dev.device, empty, NULL);
    vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
    vkt_teardown(&ctx, &dev);
+}
+
+TEST_CASE(subpass_load_of_color_and_depth)
+{
+   subpass_load(VK_SAMPLE_COUNT_1_BIT, "gfx_input_attachment.frag");
+}
+
+/* 4x attachments read as subpassInputMS, a different sample of each. */
+TEST_CASE(subpass_load_of_multisampled_color_and_depth)
+{
+   subpass_load(VK_SAMPLE_COUNT_4_BIT, "gfx_input_attachment_ms.frag");
 }
 
 int main(int argc, char **argv)

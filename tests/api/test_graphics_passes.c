@@ -512,6 +512,57 @@ TEST_CASE(attachment_format_features_are_reported)
 /* vkppu only: a vertex format without VERTEX_BUFFER and a fragment input no
  * vertex output writes fail pipeline creation with an error code and a
  * message, and a good pipeline is still made afterwards. */
+/* A subpass whose color references are all VK_ATTACHMENT_UNUSED uses no
+ * color attachment, so pColorBlendState is ignored and may be NULL (spec,
+ * VkGraphicsPipelineCreateInfo); the draw writes depth only. */
+TEST_CASE(subpass_without_used_color_attachments_needs_no_blend_state)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   VkAttachmentDescription depth = {0,
+                                    VK_FORMAT_D32_SFLOAT,
+                                    VK_SAMPLE_COUNT_1_BIT,
+                                    VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                    VK_ATTACHMENT_STORE_OP_STORE,
+                                    VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                    VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                    VK_IMAGE_LAYOUT_UNDEFINED,
+                                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+   VkAttachmentReference unused = {VK_ATTACHMENT_UNUSED, VK_IMAGE_LAYOUT_UNDEFINED};
+   VkAttachmentReference depth_ref = {0, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+   VkSubpassDescription sp = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+                              .colorAttachmentCount = 1,
+                              .pColorAttachments = &unused,
+                              .pDepthStencilAttachment = &depth_ref};
+   VkRenderPassCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+                                 .attachmentCount = 1,
+                                 .pAttachments = &depth,
+                                 .subpassCount = 1,
+                                 .pSubpasses = &sp};
+   VkRenderPass pass = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateRenderPass(dev.device, &rci, NULL, &pass));
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   VkPipelineDepthStencilStateCreateInfo ds = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+       .depthTestEnable = VK_TRUE,
+       .depthWriteEnable = VK_TRUE,
+       .depthCompareOp = VK_COMPARE_OP_LESS};
+   struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                 .ds = &ds,
+                                 .layout = layout,
+                                 .pass = pass,
+                                 .no_color_blend_state = true};
+   VkPipeline p = VK_NULL_HANDLE;
+   VKT_CHECK(gtu_pipeline(&dev, &d, &p));
+   CHECK(p != VK_NULL_HANDLE);
+   vkDestroyPipeline(dev.device, p, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyRenderPass(dev.device, pass, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
 TEST_CASE(bad_pipelines_fail_with_an_error)
 {
    struct vkt_context ctx;

@@ -33,6 +33,14 @@ static const VkFormat float_formats[] = {
     VK_FORMAT_A2R10G10B10_UNORM_PACK32,
     VK_FORMAT_B10G11R11_UFLOAT_PACK32,
     VK_FORMAT_R5G6B5_UNORM_PACK16,
+    VK_FORMAT_B5G6R5_UNORM_PACK16,
+    VK_FORMAT_A1R5G5B5_UNORM_PACK16,
+    VK_FORMAT_R5G5B5A1_UNORM_PACK16,
+    VK_FORMAT_B5G5R5A1_UNORM_PACK16,
+    VK_FORMAT_R4G4B4A4_UNORM_PACK16,
+    VK_FORMAT_B4G4R4A4_UNORM_PACK16,
+    VK_FORMAT_A8B8G8R8_UNORM_PACK32,
+    VK_FORMAT_A8B8G8R8_SNORM_PACK32,
     VK_FORMAT_R16_UNORM,
     VK_FORMAT_R16_SNORM,
     VK_FORMAT_R16_SFLOAT,
@@ -54,6 +62,8 @@ static const VkFormat int_formats[] = {
     VK_FORMAT_R8G8B8A8_UINT,
     VK_FORMAT_R8G8B8A8_SINT,
     VK_FORMAT_A2B10G10R10_UINT_PACK32,
+    VK_FORMAT_A8B8G8R8_UINT_PACK32,
+    VK_FORMAT_A8B8G8R8_SINT_PACK32,
     VK_FORMAT_R16_UINT,
     VK_FORMAT_R16_SINT,
     VK_FORMAT_R16G16_UINT,
@@ -72,6 +82,7 @@ static const VkFormat srgb_formats[] = {
     VK_FORMAT_R8G8_SRGB,
     VK_FORMAT_R8G8B8A8_SRGB,
     VK_FORMAT_B8G8R8A8_SRGB,
+    VK_FORMAT_A8B8G8R8_SRGB_PACK32,
     VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, /* not storage either: same row of the policy */
 };
 static const VkFormat depth_formats[] = {
@@ -405,6 +416,27 @@ static enum ppu_tex_format hw_format_of(VkFormat f)
    if (f >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && f <= VK_FORMAT_BC7_SRGB_BLOCK)
       return (enum ppu_tex_format)(PPU_TEX_FORMAT_BC1_RGB_UNORM +
                                    (f - VK_FORMAT_BC1_RGB_UNORM_BLOCK));
+   /* The 16-bit packed formats appended after BC7, and A8B8G8R8, which is
+    * R8G8B8A8 in memory. */
+   static const struct {
+      VkFormat vk;
+      enum ppu_tex_format hw;
+   } later[] = {
+       {VK_FORMAT_B5G6R5_UNORM_PACK16, PPU_TEX_FORMAT_B5G6R5_UNORM},
+       {VK_FORMAT_A1R5G5B5_UNORM_PACK16, PPU_TEX_FORMAT_A1R5G5B5_UNORM},
+       {VK_FORMAT_R5G5B5A1_UNORM_PACK16, PPU_TEX_FORMAT_R5G5B5A1_UNORM},
+       {VK_FORMAT_B5G5R5A1_UNORM_PACK16, PPU_TEX_FORMAT_B5G5R5A1_UNORM},
+       {VK_FORMAT_R4G4B4A4_UNORM_PACK16, PPU_TEX_FORMAT_R4G4B4A4_UNORM},
+       {VK_FORMAT_B4G4R4A4_UNORM_PACK16, PPU_TEX_FORMAT_B4G4R4A4_UNORM},
+       {VK_FORMAT_A8B8G8R8_UNORM_PACK32, PPU_TEX_FORMAT_R8G8B8A8_UNORM},
+       {VK_FORMAT_A8B8G8R8_SNORM_PACK32, PPU_TEX_FORMAT_R8G8B8A8_SNORM},
+       {VK_FORMAT_A8B8G8R8_UINT_PACK32, PPU_TEX_FORMAT_R8G8B8A8_UINT},
+       {VK_FORMAT_A8B8G8R8_SINT_PACK32, PPU_TEX_FORMAT_R8G8B8A8_SINT},
+       {VK_FORMAT_A8B8G8R8_SRGB_PACK32, PPU_TEX_FORMAT_R8G8B8A8_SRGB},
+   };
+   for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+      if (later[i].vk == f)
+         return later[i].hw;
    return PPU_TEX_FORMAT_INVALID;
 }
 
@@ -459,8 +491,9 @@ TEST_CASE(format_features_agree_with_image_format_properties)
       }
    }
    printf("  %u formats can be sampled\n", supported);
+   /* Every texel format, plus the 5 A8B8G8R8 formats that share R8G8B8A8's. */
    if (ctx.is_vkppu)
-      CHECK_EQ_U64(supported, PPU_TEX_FORMAT_COUNT - 1);
+      CHECK_EQ_U64(supported, PPU_TEX_FORMAT_COUNT - 1 + 5);
    vkt_context_destroy(&ctx);
 }
 

@@ -157,26 +157,37 @@ struct accel {
 };
 
 /* Host commands write structures through a mapping, so their memory must
- * be host visible (VUID-vkBuildAccelerationStructuresKHR-pInfos-03722). */
+ * be host visible (VUID-vkBuildAccelerationStructuresKHR-pInfos-03722).
+ * The structure is made on its buffer before the buffer's memory is bound,
+ * as the spec allows and the conformance suite does (it only has to be
+ * bound before use); the structures of the ray-tracing pipeline tests
+ * (accel_test_util.h) are made on bound buffers. */
 static bool accel_create(struct rig *r, VkAccelerationStructureTypeKHR type, VkDeviceSize size,
                          bool host, struct accel *a)
 {
    memset(a, 0, sizeof(*a));
-   VkResult res = vkt_buffer_create(&r->dev, size,
-                                    VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR |
-                                        VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
-                                    host ? VKT_MEMORY_HOST : VKT_MEMORY_DEVICE, &a->storage);
-   if (res != VK_SUCCESS) {
-      test_fail(__FILE__, __LINE__, "structure buffer -> %s", vkt_result_name(res));
-      return false;
-   }
+   VkResult res =
+       vkt_buffer_create_unbound(&r->dev, size,
+                                 VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR |
+                                     VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                                 host ? VKT_MEMORY_HOST : VKT_MEMORY_DEVICE, &a->storage);
    VkAccelerationStructureCreateInfoKHR ci = {
        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_CREATE_INFO_KHR,
        .buffer = a->storage.buffer,
        .size = size,
        .type = type,
    };
-   VKT_CHECK(vkCreateAccelerationStructureKHR(r->dev.device, &ci, NULL, &a->handle));
+   if (res == VK_SUCCESS)
+      VKT_CHECK(vkCreateAccelerationStructureKHR(r->dev.device, &ci, NULL, &a->handle));
+   if (res == VK_SUCCESS)
+      res = vkt_buffer_bind(&r->dev, &a->storage);
+   if (res != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "structure buffer -> %s", vkt_result_name(res));
+      if (a->handle)
+         vkDestroyAccelerationStructureKHR(r->dev.device, a->handle, NULL);
+      a->handle = VK_NULL_HANDLE;
+      return false;
+   }
    VkAccelerationStructureDeviceAddressInfoKHR ai = {
        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_DEVICE_ADDRESS_INFO_KHR,
        .accelerationStructure = a->handle};

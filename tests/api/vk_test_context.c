@@ -545,22 +545,28 @@ uint32_t vkt_find_memory_type(const struct vkt_context *ctx, uint32_t type_bits,
    return fallback;
 }
 
-VkResult vkt_buffer_create(struct vkt_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
-                           enum vkt_memory_kind kind, struct vkt_buffer *out)
+VkResult vkt_buffer_create_unbound(struct vkt_device *dev, VkDeviceSize size,
+                                   VkBufferUsageFlags usage, enum vkt_memory_kind kind,
+                                   struct vkt_buffer *out)
 {
    memset(out, 0, sizeof(*out));
    out->size = size;
+   out->usage = usage;
+   out->kind = kind;
    VkBufferCreateInfo bci = {
        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
        .size = size,
        .usage = usage,
        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
    };
-   VkResult r = vkCreateBuffer(dev->device, &bci, NULL, &out->buffer);
-   if (r != VK_SUCCESS)
-      return r;
+   return vkCreateBuffer(dev->device, &bci, NULL, &out->buffer);
+}
+
+VkResult vkt_buffer_bind(struct vkt_device *dev, struct vkt_buffer *out)
+{
    VkMemoryRequirements req;
    vkGetBufferMemoryRequirements(dev->device, out->buffer, &req);
+   enum vkt_memory_kind kind = out->kind;
    VkMemoryPropertyFlags required =
        kind == VKT_MEMORY_HOST
            ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
@@ -570,8 +576,7 @@ VkResult vkt_buffer_create(struct vkt_device *dev, VkDeviceSize size, VkBufferUs
    if (out->memory_type == VKT_NO_MEMORY_TYPE) {
       test_fail(__FILE__, __LINE__, "no memory type with flags 0x%x in bits 0x%x", required,
                 req.memoryTypeBits);
-      vkDestroyBuffer(dev->device, out->buffer, NULL);
-      out->buffer = VK_NULL_HANDLE;
+      vkt_buffer_destroy(dev, out);
       return VK_ERROR_FEATURE_NOT_PRESENT;
    }
    VkMemoryAllocateFlagsInfoKHR flags_info = {
@@ -580,11 +585,11 @@ VkResult vkt_buffer_create(struct vkt_device *dev, VkDeviceSize size, VkBufferUs
    };
    VkMemoryAllocateInfo mai = {
        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-       .pNext = (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT_KHR) ? &flags_info : NULL,
+       .pNext = (out->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT_KHR) ? &flags_info : NULL,
        .allocationSize = req.size,
        .memoryTypeIndex = out->memory_type,
    };
-   r = vkAllocateMemory(dev->device, &mai, NULL, &out->memory);
+   VkResult r = vkAllocateMemory(dev->device, &mai, NULL, &out->memory);
    if (r == VK_SUCCESS)
       r = vkBindBufferMemory(dev->device, out->buffer, out->memory, 0);
    if (r == VK_SUCCESS && kind == VKT_MEMORY_HOST)
@@ -592,6 +597,13 @@ VkResult vkt_buffer_create(struct vkt_device *dev, VkDeviceSize size, VkBufferUs
    if (r != VK_SUCCESS)
       vkt_buffer_destroy(dev, out);
    return r;
+}
+
+VkResult vkt_buffer_create(struct vkt_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
+                           enum vkt_memory_kind kind, struct vkt_buffer *out)
+{
+   VkResult r = vkt_buffer_create_unbound(dev, size, usage, kind, out);
+   return r == VK_SUCCESS ? vkt_buffer_bind(dev, out) : r;
 }
 
 void vkt_buffer_destroy(struct vkt_device *dev, struct vkt_buffer *buf)

@@ -87,6 +87,8 @@ struct vkt_buffer {
    VkDeviceSize size;
    uint32_t memory_type;
    void *map; /* NULL unless VKT_MEMORY_HOST */
+   VkBufferUsageFlags usage;
+   enum vkt_memory_kind kind;
 };
 
 /* The device extensions the driver promises (see the project brief), in the
@@ -134,6 +136,14 @@ uint32_t vkt_find_memory_type(const struct vkt_context *ctx, uint32_t type_bits,
  * in usage the memory is allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT. */
 VkResult vkt_buffer_create(struct vkt_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
                            enum vkt_memory_kind kind, struct vkt_buffer *out);
+/* The same in two steps, for objects made on a buffer before its memory is
+ * bound (acceleration structures may be): the buffer alone, then its own
+ * memory of `kind`, bound (and mapped for VKT_MEMORY_HOST). On failure
+ * vkt_buffer_bind destroys the buffer. */
+VkResult vkt_buffer_create_unbound(struct vkt_device *dev, VkDeviceSize size,
+                                   VkBufferUsageFlags usage, enum vkt_memory_kind kind,
+                                   struct vkt_buffer *out);
+VkResult vkt_buffer_bind(struct vkt_device *dev, struct vkt_buffer *buf);
 void vkt_buffer_destroy(struct vkt_device *dev, struct vkt_buffer *buf);
 /* Transfer source and destination, the usage almost every test wants. */
 #define VKT_USAGE_TRANSFER (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT)

@@ -281,7 +281,15 @@ static double tolerance(enum ppu_tex_format f, unsigned comp, double v)
    case PPU_TEX_FORMAT_A2R10G10B10_UNORM:
       return comp == 3 ? 0.5 / 3 : 0.5 / 1023;
    case PPU_TEX_FORMAT_R5G6B5_UNORM:
+   case PPU_TEX_FORMAT_B5G6R5_UNORM:
       return comp == 1 ? 0.5 / 63 : 0.5 / 31;
+   case PPU_TEX_FORMAT_A1R5G5B5_UNORM:
+   case PPU_TEX_FORMAT_R5G5B5A1_UNORM:
+   case PPU_TEX_FORMAT_B5G5R5A1_UNORM:
+      return comp == 3 ? 0.5 : 0.5 / 31;
+   case PPU_TEX_FORMAT_R4G4B4A4_UNORM:
+   case PPU_TEX_FORMAT_B4G4R4A4_UNORM:
+      return 0.5 / 15;
    case PPU_TEX_FORMAT_B10G11R11_UFLOAT:
       return fabs(v) * (comp == 2 ? 0x1p-6 : 0x1p-7);
    case PPU_TEX_FORMAT_E5B9G9R9_UFLOAT:
@@ -340,7 +348,7 @@ TEST_CASE(every_uncompressed_format_round_trips_representative_values)
                             ? (cls == PPU_TEXEL_CLASS_FLOAT ? probe.f[3] != 1.0f : probe.u[3] != 1)
                             : probe.u[c] != 0;
          if (f == PPU_TEX_FORMAT_E5B9G9R9_UFLOAT || f == PPU_TEX_FORMAT_B10G11R11_UFLOAT ||
-             f == PPU_TEX_FORMAT_R5G6B5_UNORM)
+             f == PPU_TEX_FORMAT_R5G6B5_UNORM || f == PPU_TEX_FORMAT_B5G6R5_UNORM)
             present = c < 3;
          if (!present) {
             bool dflt = c == 3 ? (cls == PPU_TEXEL_CLASS_FLOAT ? out.f[3] == 1.0f : out.u[3] == 1)
@@ -357,6 +365,46 @@ TEST_CASE(every_uncompressed_format_round_trips_representative_values)
                       out.f[c]);
          } else {
             CHECK_MSG(out.u[c] == in.u[c], "format %u comp %u: %d -> %d", f, c, in.i[c], out.i[c]);
+         }
+      }
+   }
+}
+
+/* The 16-bit packed formats, each component alone at its maximum: its
+ * field must be where Vulkan's name puts it (named from the most
+ * significant bits down, "Packed Formats"), and only that field set. A
+ * swapped layout would still round-trip, so this pins the positions. */
+TEST_CASE(packed_16_bit_formats_put_each_component_where_its_name_says)
+{
+   static const struct {
+      enum ppu_tex_format f;
+      uint16_t field[4]; /* R, G, B, A masks in the 16-bit texel; 0: no A */
+   } cases[] = {
+       {PPU_TEX_FORMAT_R5G6B5_UNORM, {0xf800, 0x07e0, 0x001f, 0}},
+       {PPU_TEX_FORMAT_B5G6R5_UNORM, {0x001f, 0x07e0, 0xf800, 0}},
+       {PPU_TEX_FORMAT_A1R5G5B5_UNORM, {0x7c00, 0x03e0, 0x001f, 0x8000}},
+       {PPU_TEX_FORMAT_R5G5B5A1_UNORM, {0xf800, 0x07c0, 0x003e, 0x0001}},
+       {PPU_TEX_FORMAT_B5G5R5A1_UNORM, {0x003e, 0x07c0, 0xf800, 0x0001}},
+       {PPU_TEX_FORMAT_R4G4B4A4_UNORM, {0xf000, 0x0f00, 0x00f0, 0x000f}},
+       {PPU_TEX_FORMAT_B4G4R4A4_UNORM, {0x00f0, 0x0f00, 0xf000, 0x000f}},
+   };
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      CHECK_EQ_U64(ppu_tex_format_bytes(cases[i].f), 2);
+      for (unsigned c = 0; c < 4; c++) {
+         if (!cases[i].field[c])
+            continue;
+         float v[4] = {0, 0, 0, 0};
+         v[c] = 1.0f;
+         struct ppu_texel t = rgba(v[0], v[1], v[2], v[3]);
+         uint16_t out = 0;
+         ppu_texel_encode(cases[i].f, &t, false, &out);
+         CHECK_MSG(out == cases[i].field[c], "format %u component %u: 0x%04x, want 0x%04x",
+                   cases[i].f, c, out, cases[i].field[c]);
+         struct ppu_texel d = decode(cases[i].f, &cases[i].field[c]);
+         for (unsigned k = 0; k < 4; k++) {
+            float want = k == c ? 1.0f : (k == 3 && !cases[i].field[3] ? 1.0f : 0.0f);
+            CHECK_MSG(d.f[k] == want, "format %u field of %u decodes component %u as %g",
+                      cases[i].f, c, k, d.f[k]);
          }
       }
    }

@@ -128,6 +128,29 @@ struct ppu_bvh_node {
                             ...); PPU_BVH_NONE above the root */
 };
 
+/* 2^e as binary32, exactly (what ldexpf(1, e) returns), for every int8_t
+ * exponent: built from its bits, e >= -126 a normal float and below it a
+ * subnormal (2^-128 = 2^-149 * 2^21). The TTU decodes several planes per
+ * node fetch; libm's ldexpf is a call and was a fifth of ray time. */
+static inline float ppu_bvh_pow2(int exponent)
+{
+   union {
+      uint32_t bits;
+      float value;
+   } u = {.bits = exponent >= -126 ? (uint32_t)(exponent + 127) << 23 : 1u << (exponent + 149)};
+   return u.value;
+}
+
+/* One decoded plane of a child box, the expression the node layout above
+ * defines: (float)q * 2^exponent is exact (8 significant bits), so only the
+ * addition rounds (to nearest), and a fused multiply-add would give the same
+ * bits. The builder checks its boxes with this function and the TTU decodes
+ * with it, so the two cannot disagree. */
+static inline float ppu_bvh_plane(float origin, int exponent, unsigned q)
+{
+   return origin + (float)q * ppu_bvh_pow2(exponent);
+}
+
 /* Record flags (triangle and AABB records). */
 #define PPU_BVH_PRIM_OPAQUE 0x1u               /* the geometry was OPAQUE */
 #define PPU_BVH_PRIM_NO_DUPLICATE_ANY_HIT 0x2u /* informational: records are never duplicated */

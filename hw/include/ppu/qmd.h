@@ -22,7 +22,7 @@
  * chip configuration: ppu_gpu_config). */
 #define PPU_QMD_MAX_WORKGROUP_INVOCATIONS 1024u
 #define PPU_QMD_CBANK_MAX_SIZE 65536u /* bytes per constant bank */
-#define PPU_QMD_LOCAL_MAX_SIZE 16384u /* bytes of local memory per thread */
+#define PPU_QMD_LOCAL_MAX_SIZE 65536u /* bytes of local memory per thread */
 
 struct ppu_qmd_cbank {
    uint64_t va;   /* 16-byte aligned; ignored when size is 0 */

@@ -113,7 +113,13 @@
    X(BC6H_UFLOAT, 16, true)                                                                        \
    X(BC6H_SFLOAT, 16, true)                                                                        \
    X(BC7_UNORM, 16, true)                                                                          \
-   X(BC7_SRGB, 16, true)
+   X(BC7_SRGB, 16, true)                                                                           \
+   X(B5G6R5_UNORM, 2, false)                                                                       \
+   X(A1R5G5B5_UNORM, 2, false)                                                                     \
+   X(R5G5B5A1_UNORM, 2, false)                                                                     \
+   X(B5G5R5A1_UNORM, 2, false)                                                                     \
+   X(R4G4B4A4_UNORM, 2, false)                                                                     \
+   X(B4G4R4A4_UNORM, 2, false)
 
 enum ppu_tex_format {
 #define PPU_TEX_FORMAT_ENUM_(id, bytes, block) PPU_TEX_FORMAT_##id,

@@ -9,8 +9,10 @@
 #include "fault.h"
 #include "ppu/isa.h"
 
-/* Host memory one SM may spend on local memory for its resident threads. */
-#define LOCAL_BYTES_PER_SM_MAX (32ull << 20)
+/* Host memory one SM may spend on local memory for its resident threads:
+ * enough for one workgroup of the largest size with the largest local
+ * memory (1024 threads x PPU_QMD_LOCAL_MAX_SIZE), so every valid QMD fits. */
+#define LOCAL_BYTES_PER_SM_MAX ((uint64_t)PPU_QMD_MAX_WORKGROUP_INVOCATIONS * PPU_QMD_LOCAL_MAX_SIZE)
 
 #define REJECT(...)                                                                                \
    do {                                                                                            \

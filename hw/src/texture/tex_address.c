@@ -153,11 +153,23 @@ static void cube_derivative(unsigned face, const float r[3], const float dr[3], 
    out[1] = 0.5f * (dtc / ama - tc * dma / (ama * ama));
 }
 
-/* lambda_base = log2(rho_max), rho the length of the scaled derivative
- * vectors; isotropic (rho_max = max(rho_x, rho_y)). dx, dy are in
- * normalized coordinates of the face or image. */
+/* How a lane's footprint is covered: one probe (isotropic), or N probes
+ * along the screen axis whose derivative is longer ("Texel Anisotropic
+ * Filtering"). */
+struct aniso_probes {
+   unsigned count; /* N, 1 when isotropic */
+   unsigned major; /* 0: along d/dx, 1: along d/dy */
+};
+
+/* lambda_base from rho_x, rho_y, the lengths of the derivative vectors in
+ * texels of the base level (dx, dy are in normalized coordinates of the
+ * face or image). Isotropic: log2(rho_max). With max_anisotropy > 1 the
+ * spec's anisotropic rule: eta = min(rho_max / rho_min, max_anisotropy),
+ * N = ceil(eta) probes, lambda_base = log2(rho_max / eta), so each probe
+ * filters the footprint's short side. */
 static float lambda_from_derivatives(const struct ppu_texture_header *h, unsigned nd,
-                                     const float dx[3], const float dy[3])
+                                     const float dx[3], const float dy[3], float max_anisotropy,
+                                     struct aniso_probes *probes)
 {
    float scale[3] = {(float)ppu_tex_level_extent(h->width, h->base_level),
                      (float)ppu_tex_level_extent(h->height, h->base_level),
@@ -167,7 +179,18 @@ static float lambda_from_derivatives(const struct ppu_texture_header *h, unsigne
       rx += (dx[a] * scale[a]) * (dx[a] * scale[a]);
       ry += (dy[a] * scale[a]) * (dy[a] * scale[a]);
    }
-   return 0.5f * log2f(fmaxf(rx, ry));
+   *probes = (struct aniso_probes){1, 0};
+   if (!(max_anisotropy > 1.0f))
+      return 0.5f * log2f(fmaxf(rx, ry));
+   float rho_x = sqrtf(rx), rho_y = sqrtf(ry);
+   float rho_max = fmaxf(rho_x, rho_y), rho_min = fminf(rho_x, rho_y);
+   float limit = fminf(max_anisotropy, (float)PPU_TEX_MAX_PROBES);
+   float eta = rho_min > 0.0f ? fminf(rho_max / rho_min, limit) : rho_max > 0.0f ? limit : 1.0f;
+   if (!(eta >= 1.0f)) /* NaN derivatives: isotropic */
+      eta = 1.0f;
+   probes->count = (unsigned)ceilf(eta);
+   probes->major = rho_x >= rho_y ? 0u : 1u;
+   return log2f(rho_max / eta);
 }
 
 static void add_texel(struct ppu_tex_lane_footprint *lf, const struct ppu_texture_header *h,
@@ -381,6 +404,8 @@ static void sample_lane(const struct ppu_tex_instr *in, const struct lane_coords
 
    /* Level of detail: lambda_base, bias, clamps. */
    float lambda = 0.0f;
+   struct aniso_probes probes = {1, 0};
+   float major[3] = {0, 0, 0}; /* the derivative the probes step along */
    if (in->kind == PPU_TEX_KIND_SAMPLE && normalized) {
       float base = 0.0f, bias = smp->lod_bias;
       float dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
@@ -399,7 +424,9 @@ static void sample_lane(const struct ppu_tex_instr *in, const struct lane_coords
             cube_derivative(face, c[l].p, dy, fy);
             dx[0] = fx[0], dx[1] = fx[1], dy[0] = fy[0], dy[1] = fy[1];
          }
-         base = lambda_from_derivatives(h, nd, dx, dy);
+         base = lambda_from_derivatives(h, nd, dx, dy, smp->max_anisotropy, &probes);
+         for (unsigned a = 0; a < 3; a++)
+            major[a] = probes.major ? dy[a] : dx[a];
          if (in->lod == PPU_TEXLOD_LB)
             bias += c[l].lod;
          break;
@@ -439,8 +466,22 @@ static void sample_lane(const struct ppu_tex_instr *in, const struct lane_coords
          n_picks = 2;
       }
    }
-   for (unsigned p = 0; p < n_picks; p++)
-      select_texels(lf, in, s, nd, layer, picks[p], linear, normalized);
+   /* Anisotropic: N probes at u(x - 1/2 + i / (N + 1)), i = 1..N, along
+    * the major derivative, each filtered as one isotropic sample at lambda
+    * and weighted 1 / N (spec "Texel Anisotropic Filtering"). */
+   for (unsigned i = 1; i <= probes.count; i++) {
+      float at[3] = {s[0], s[1], s[2]};
+      if (probes.count > 1) {
+         float t = (float)i / (float)(probes.count + 1) - 0.5f;
+         for (unsigned a = 0; a < nd; a++)
+            at[a] += t * major[a];
+      }
+      for (unsigned p = 0; p < n_picks; p++) {
+         struct level_pick pick = picks[p];
+         pick.weight /= (float)probes.count;
+         select_texels(lf, in, at, nd, layer, pick, linear, normalized);
+      }
+   }
    lf->dref = c[l].dref;
 }
 

@@ -43,9 +43,12 @@ struct ppu_tex_instr {
 /* Coordinate words per lane at most: a cube array with gradients and a
  * reference (4 + 6 + 1). */
 #define PPU_TEX_MAX_WORDS 12u
-/* Texels per lane at most: trilinear 3D filtering, 8 texels on 2 levels
- * (a cube's bilinear footprint at a corner takes 6 per level). */
-#define PPU_TEX_MAX_TEXELS 16u
+/* Anisotropic probes per lane at most (the sampler's max_anisotropy is
+ * clamped to it; the device reports maxSamplerAnisotropy 16). */
+#define PPU_TEX_MAX_PROBES 16u
+/* Texels per lane at most: per probe, trilinear 3D filtering, 8 texels on 2
+ * levels (a cube's bilinear footprint at a corner takes 6 per level). */
+#define PPU_TEX_MAX_TEXELS (16u * PPU_TEX_MAX_PROBES)
 
 struct ppu_tex_texel_ref {
    uint64_t va;    /* texel (or 4x4 block of a compressed format) */

@@ -173,8 +173,8 @@ static void node_ancestors(const struct ppu_bvh_node *n, uint32_t up[PPU_BVH_ANC
 static void child_box(const struct ppu_bvh_node *n, unsigned slot, float lo[3], float hi[3])
 {
    for (unsigned a = 0; a < 3; a++) {
-      lo[a] = n->origin[a] + ldexpf((float)n->q_lo[a][slot], n->exponent[a]);
-      hi[a] = n->origin[a] + ldexpf((float)n->q_hi[a][slot], n->exponent[a]);
+      lo[a] = ppu_bvh_plane(n->origin[a], n->exponent[a], n->q_lo[a][slot]);
+      hi[a] = ppu_bvh_plane(n->origin[a], n->exponent[a], n->q_hi[a][slot]);
    }
 }
 
