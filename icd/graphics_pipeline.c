@@ -108,6 +108,7 @@ static struct ppu_gfx_program descriptor(const struct drv_shader_binary *b,
    d.output_mask = info->output_mask;
    d.interpolation = info->interpolation;
    d.centroid_mask = info->centroid_mask;
+   d.point_coord_slot = info->point_coord_slot;
    return d;
 }
 
@@ -192,9 +193,14 @@ static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeli
    /* The request, or what the shader implies (SampleId, SamplePosition, a
     * Sample input); per sample only means something at 4x. */
    g->sample_shading = has_fs && g->samples_log2 == 2 && bin.fragment_info.sample_shading ? 1u : 0u;
+   /* The fragment program may read one slot more than the vertex program
+    * writes: gl_PointCoord's, which setup fills in. */
    uint32_t slots = bin.vertex_info.attribute_count;
+   uint32_t read = has_fs && bin.fragment_info.attribute_count > slots
+                       ? bin.fragment_info.attribute_count
+                       : slots;
    g->scratch_size =
-       (32u * PPU_GFX_VERTEX_STRIDE(slots) + PPU_GFX_PRIMITIVE_STRIDE(slots) + 255u) & ~255u;
+       (32u * PPU_GFX_VERTEX_STRIDE(slots) + PPU_GFX_PRIMITIVE_STRIDE(read) + 255u) & ~255u;
    pipe->program = (struct vkppu_program_info){.code_words = (uint32_t)(total / 4),
                                                .register_count = bin.vertex.register_count,
                                                .local_memory_size = bin.vertex.local_memory_size};

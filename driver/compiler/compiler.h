@@ -147,6 +147,9 @@ struct drv_graphics_program_info {
     * at 4x): requested, or implied by SampleId, SamplePosition or a
     * Sample-decorated input (Vulkan "Sample Shading"). */
    uint32_t sample_shading; /* 0 or 1 */
+   /* Fragment with PPU_GFX_PROGRAM_POINT_COORD: the slot (after the ones
+    * that carry varyings) whose planes setup writes as gl_PointCoord. */
+   uint32_t point_coord_slot;
 };
 
 #define DRV_GFX_MAX_SLOTS 32u

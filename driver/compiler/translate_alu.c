@@ -300,15 +300,24 @@ static void float_class(struct xl_ctx *c, const struct spirv_inst *inst, bool is
    for (uint32_t k = 0; k < d.count && !c->failed; k++) {
       uint32_t ak = xl_comp(c, a, k);
       struct ir_insn *i;
+      if (is_inf && s.width == 64) {
+         /* x == +inf or x == -inf (an F64 immediate is the high word of
+          * the double, and +-inf have a zero low word). */
+         i = xl_op_imm(c, PPU_OP_FSETP, PPU_TYPE_F64, 0, ak, 0x7ff00000u);
+         i->f.subop = PPU_CMP_EQ;
+         i->f.pd = 0;
+         uint32_t pos = xl_p0_to_bool(c);
+         i = xl_op_imm(c, PPU_OP_FSETP, PPU_TYPE_F64, 0, ak, 0xfff00000u);
+         i->f.subop = PPU_CMP_EQ;
+         i->f.pd = 0;
+         xl_op(c, PPU_OP_OR, PPU_TYPE_U32, xl_comp(c, d, k), pos, xl_p0_to_bool(c));
+         continue;
+      }
       if (is_inf) {
          /* The magnitude's bits equal those of +inf. */
          uint32_t abs = ir_new_vreg(c->ir, 1);
          uint32_t inf = ir_new_vreg(c->ir, 1);
          xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U32, inf, 0, 0x7f800000u);
-         if (s.width == 64) {
-            xl_fail(c, "unsupported: isinf on doubles");
-            return;
-         }
          xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, abs, ak, 0x7fffffffu);
          i = xl_op(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, abs, inf);
          i->f.subop = PPU_CMP_EQ;
@@ -318,6 +327,108 @@ static void float_class(struct xl_ctx *c, const struct spirv_inst *inst, bool is
       }
       i->f.pd = 0;
       xl_mov(c, xl_comp(c, d, k), xl_p0_to_bool(c), 1);
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+/* OpUMulExtended / OpSMulExtended (SPIR-V 3.52.13): a struct of the low and
+ * the high half of the full product of each component. */
+static uint32_t half64(struct xl_ctx *c, uint32_t x, unsigned k)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, x)->part[2] = (uint8_t)k;
+   return d;
+}
+
+/* 32 x 32 + 64 -> 64 unsigned (IMADW). */
+static uint32_t madw(struct xl_ctx *c, uint32_t a, uint32_t b, uint32_t addend)
+{
+   uint32_t d = ir_new_vreg(c->ir, 2);
+   xl_op(c, PPU_OP_IMADW, PPU_TYPE_U32, d, a, b)->src[2] = addend;
+   return d;
+}
+
+static uint32_t op64(struct xl_ctx *c, enum ppu_op op, uint32_t a, uint32_t b)
+{
+   uint32_t d = ir_new_vreg(c->ir, 2);
+   xl_op(c, op, PPU_TYPE_U64, d, a, b);
+   return d;
+}
+
+static uint32_t op64_imm(struct xl_ctx *c, enum ppu_op op, uint32_t a, uint32_t imm)
+{
+   uint32_t d = ir_new_vreg(c->ir, 2);
+   xl_op_imm(c, op, PPU_TYPE_U64, d, a, imm);
+   return d;
+}
+
+/* The 128-bit product of two 64-bit values from four 32 x 32 -> 64 partial
+ * products; each sum fits in 64 bits ((2^32 - 1)^2 + 2 (2^32 - 1) <
+ * 2^64). Signed: the unsigned high half less b where a < 0 and less a where
+ * b < 0 (the two's complement correction). */
+static void mul_extended64(struct xl_ctx *c, uint32_t a, uint32_t b, bool is_signed, uint32_t lo,
+                           uint32_t hi)
+{
+   uint32_t a0 = half64(c, a, 0), a1 = half64(c, a, 1), b0 = half64(c, b, 0), b1 = half64(c, b, 1);
+   uint32_t zero = ir_new_vreg(c->ir, 2);
+   xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U64, zero, 0, 0);
+   uint32_t p00 = madw(c, a0, b0, zero);
+   uint32_t mid = madw(c, a0, b1, op64_imm(c, PPU_OP_SHR, p00, 32));
+   uint32_t mid2 = madw(c, a1, b0, op64_imm(c, PPU_OP_SHR, op64_imm(c, PPU_OP_SHL, mid, 32), 32));
+   uint32_t low32 = op64_imm(c, PPU_OP_SHR, op64_imm(c, PPU_OP_SHL, p00, 32), 32);
+   xl_op(c, PPU_OP_OR, PPU_TYPE_U64, lo, op64_imm(c, PPU_OP_SHL, mid2, 32), low32);
+   uint32_t h = madw(c, a1, b1, op64_imm(c, PPU_OP_SHR, mid, 32));
+   h = op64(c, PPU_OP_IADD, h, op64_imm(c, PPU_OP_SHR, mid2, 32));
+   if (is_signed) {
+      for (unsigned k = 0; k < 2; k++) {
+         struct ir_insn *i = xl_op(c, PPU_OP_ISETP, PPU_TYPE_S64, 0, k ? b : a, zero);
+         i->f.subop = PPU_CMP_LT;
+         i->f.pd = 0;
+         uint32_t corr = ir_new_vreg(c->ir, 2);
+         xl_op(c, PPU_OP_SEL, PPU_TYPE_U64, corr, k ? a : b, zero)->f.ps = 0;
+         h = op64(c, PPU_OP_ISUB, h, corr);
+      }
+   }
+   xl_mov(c, hi, h, 2);
+}
+
+static void mul_extended(struct xl_ctx *c, const struct spirv_inst *inst, bool is_signed)
+{
+   uint32_t ta = spirv_id_type(c->m, xl_word(c, inst, 0));
+   const struct spirv_type *rt = spirv_type(c->m, inst->result_type);
+   struct xl_scalar s;
+   if (!rt || rt->kind != SPIRV_TYPE_STRUCT || rt->u.structure.member_count != 2 ||
+       spirv_struct_member_type(c->m, inst->result_type, 0) != ta ||
+       spirv_struct_member_type(c->m, inst->result_type, 1) != ta ||
+       spirv_id_type(c->m, xl_word(c, inst, 1)) != ta || !xl_scalar_of(c, ta, &s) || s.is_float ||
+       s.is_bool) {
+      xl_fail(c, "multiply-extended needs two integer operands of one type and a struct of two "
+                 "members of that type");
+      return;
+   }
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   uint32_t n = a.count;
+   if (c->failed || b.count != n || d.count != 2 * n)
+      return;
+   enum ppu_type t = is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32;
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t x = xl_comp(c, a, k), y = xl_comp(c, b, k);
+      uint32_t lo = xl_comp(c, d, k), hi = xl_comp(c, d, n + k);
+      if (s.width == 64) {
+         mul_extended64(c, x, y, is_signed, lo, hi);
+      } else if (s.width == 32) {
+         xl_op(c, PPU_OP_IMUL, t, lo, x, y);
+         xl_op(c, PPU_OP_IMULHI, t, hi, x, y);
+      } else {
+         /* The whole product of two narrow values fits in 32 bits. */
+         uint32_t p = ir_new_vreg(c->ir, 1), h = ir_new_vreg(c->ir, 1);
+         xl_op(c, PPU_OP_IMUL, t, p, extend_narrow(c, x, s.width, is_signed),
+               extend_narrow(c, y, s.width, is_signed));
+         finish_result(c, &s, lo, p);
+         xl_op_imm(c, PPU_OP_SHR, t, h, p, s.width);
+         finish_result(c, &s, hi, h);
+      }
    }
    xl_set(c, inst->result_id, d);
 }
@@ -640,6 +751,10 @@ bool xl_translate_alu(struct xl_ctx *c, const struct spirv_inst *inst)
       return true;
    case SPIRV_OP_IsInf:
       float_class(c, inst, true);
+      return true;
+   case SPIRV_OP_UMulExtended:
+   case SPIRV_OP_SMulExtended:
+      mul_extended(c, inst, op == SPIRV_OP_SMulExtended);
       return true;
    case SPIRV_OP_BitFieldInsert:
    case SPIRV_OP_BitFieldSExtract:

@@ -51,6 +51,20 @@ static bool may_discard(struct xl_ctx *c)
    return false;
 }
 
+/* The entry point's interface has an input of built-in `builtin` (built-in
+ * inputs are read where used, so they are not among the stage's vars). */
+static bool reads_builtin(struct xl_ctx *c, uint32_t builtin)
+{
+   const struct xl_gfx *g = c->gfx;
+   for (uint32_t i = 0; i < g->ep->interface_count; i++) {
+      uint32_t id = spirv_module_operand_word(c->m, g->ep->interface_first + i), b;
+      if (spirv_decoration_literal(c->m, id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn, &b) &&
+          b == builtin)
+         return true;
+   }
+   return false;
+}
+
 /* The slot map: every location an input variable covers, ascending, each
  * with one interpolation (Vulkan "Interface Matching": the components of a
  * location agree on their decorations). */
@@ -95,6 +109,21 @@ static bool assign_slots(struct xl_ctx *c)
       g->info.interpolation |= (uint64_t)g->slot_interpolation[s] << (2 * s);
       if (g->slot_centroid[s])
          g->info.centroid_mask |= 1ull << s;
+   }
+   /* gl_PointCoord: one more slot, after the varyings (so the vertex
+    * program, which writes slots 0..slot_count-1, never sees it), whose
+    * planes setup writes; noperspective, as they are linear in window
+    * space. */
+   if (reads_builtin(c, SPIRV_BUILT_IN_PointCoord)) {
+      if (g->slot_count == DRV_GFX_MAX_SLOTS) {
+         xl_fail(c, "more than %u fragment input locations with gl_PointCoord",
+                 DRV_GFX_MAX_SLOTS - 1);
+         return false;
+      }
+      g->info.flags |= PPU_GFX_PROGRAM_POINT_COORD;
+      g->info.point_coord_slot = g->slot_count;
+      g->info.attribute_count = g->slot_count + 1;
+      g->info.interpolation |= (uint64_t)PPU_GFX_INTERP_NOPERSPECTIVE << (2 * g->slot_count);
    }
    return !c->failed;
 }
@@ -246,15 +275,8 @@ static bool implies_sample_shading(struct xl_ctx *c)
    for (uint32_t i = 0; i < g->var_count; i++)
       if (!g->vars[i].is_output && g->vars[i].sample)
          return true;
-   /* Built-in inputs are not interface variables of g (they are read
-    * where used): the entry point's interface names them. */
-   for (uint32_t i = 0; i < g->ep->interface_count; i++) {
-      uint32_t id = spirv_module_operand_word(c->m, g->ep->interface_first + i), b;
-      if (spirv_decoration_literal(c->m, id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn, &b) &&
-          (b == SPIRV_BUILT_IN_SampleId || b == SPIRV_BUILT_IN_SamplePosition))
-         return true;
-   }
-   return false;
+   return reads_builtin(c, SPIRV_BUILT_IN_SampleId) ||
+          reads_builtin(c, SPIRV_BUILT_IN_SamplePosition);
 }
 
 bool xl_fragment_begin(struct xl_ctx *c)
@@ -395,6 +417,17 @@ uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
       return xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 0xf);
    case SPIRV_BUILT_IN_PrimitiveId:
       return xl_gfx_read_reg(c, XL_FS_PRIMITIVE_ID);
+   case SPIRV_BUILT_IN_PointCoord: { /* the planes of the slot setup fills in */
+      if (!(c->gfx->info.flags & PPU_GFX_PROGRAM_POINT_COORD) || k > 1) {
+         xl_fail(c, "gl_PointCoord read but not in the entry point's interface");
+         return ir_new_vreg(c->ir, 1);
+      }
+      uint32_t plane = (uint32_t)sizeof(struct ppu_gfx_primitive_header) +
+                       c->gfx->info.point_coord_slot *
+                           (uint32_t)(PPU_GFX_PRIMITIVE_STRIDE(1) - PPU_GFX_PRIMITIVE_STRIDE(0)) +
+                       k * (uint32_t)sizeof(struct ppu_gfx_plane);
+      return eval_plane(c, plane, xl_gfx_read_reg(c, XL_FS_DX), xl_gfx_read_reg(c, XL_FS_DY));
+   }
    default:
       xl_fail(c, "unsupported fragment input built-in %u", builtin);
       return ir_new_vreg(c->ir, 1);

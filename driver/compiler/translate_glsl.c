@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "translate.h"
+#include "translate_glsl_float.h"
 #include "translate_graphics.h"
 
 static uint32_t vr(struct xl_ctx *c)
@@ -239,6 +240,10 @@ static uint32_t leaf(struct xl_ctx *c, uint32_t ext, const uint32_t *x, bool *ok
       return op2(c, PPU_OP_IMIN, PPU_TYPE_S32, op2(c, PPU_OP_IMAX, PPU_TYPE_S32, x[0], x[1]), x[2]);
    case SPIRV_GLSL_STD_450_FMix:
       return ffma(c, x[2], op2(c, PPU_OP_FSUB, F, x[1], x[0]), x[0]);
+   case SPIRV_GLSL_STD_450_IMix: /* FMix's x + (y - x) a, wrapping */
+      return op2(
+          c, PPU_OP_IADD, PPU_TYPE_U32, x[0],
+          op2(c, PPU_OP_IMUL, PPU_TYPE_U32, op2(c, PPU_OP_ISUB, PPU_TYPE_U32, x[1], x[0]), x[2]));
    case SPIRV_GLSL_STD_450_Step:
       setp(c, PPU_OP_FSETP, F, PPU_CMP_LT, x[1], x[0]);
       return sel_p0(c, xl_imm32(c, 0), xl_imm32(c, 0x3f800000u));
@@ -303,14 +308,127 @@ static uint32_t leaf(struct xl_ctx *c, uint32_t ext, const uint32_t *x, bool *ok
    }
 }
 
-/* The double-precision subset the ISA has (docs/isa.md: FRND, FMIN/FMAX,
- * FFMA and MUFU RCP/RSQ/SQRT take F64). */
+static uint32_t int_op(struct xl_ctx *c, enum ppu_op op, enum ppu_type t, uint32_t a, uint32_t b)
+{
+   uint32_t d = ir_new_vreg(c->ir, t == PPU_TYPE_S64 || t == PPU_TYPE_U64 ? 2 : 1);
+   xl_op(c, op, t, d, a, b);
+   return d;
+}
+
+static uint32_t int_op_imm(struct xl_ctx *c, enum ppu_op op, enum ppu_type t, uint32_t a,
+                           uint32_t imm)
+{
+   uint32_t d = ir_new_vreg(c->ir, t == PPU_TYPE_S64 || t == PPU_TYPE_U64 ? 2 : 1);
+   xl_op_imm(c, op, t, d, a, imm);
+   return d;
+}
+
+/* The integer functions on 64-bit and on 8/16-bit integers (the 32-bit ones
+ * are in leaf()). Narrow integers live extended per their type's
+ * signedness (translate_alu.c): operands are re-extended per the
+ * function's signedness, computed in 32 bits, and the result re-extended
+ * per the result type's. */
+static uint32_t leaf_int(struct xl_ctx *c, uint32_t ext, const uint32_t *x, uint32_t argc,
+                         const struct xl_scalar *rs, bool *ok)
+{
+   bool wide = rs->width == 64, is_signed;
+   switch (ext) {
+   case SPIRV_GLSL_STD_450_SAbs:
+   case SPIRV_GLSL_STD_450_SSign:
+   case SPIRV_GLSL_STD_450_SMin:
+   case SPIRV_GLSL_STD_450_SMax:
+   case SPIRV_GLSL_STD_450_SClamp:
+      is_signed = true;
+      break;
+   case SPIRV_GLSL_STD_450_UMin:
+   case SPIRV_GLSL_STD_450_UMax:
+   case SPIRV_GLSL_STD_450_UClamp:
+   case SPIRV_GLSL_STD_450_IMix:
+      is_signed = false;
+      break;
+   default:
+      *ok = false;
+      return 0;
+   }
+   enum ppu_type t =
+       wide ? (is_signed ? PPU_TYPE_S64 : PPU_TYPE_U64) : (is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32);
+   uint32_t v[3];
+   for (uint32_t a = 0; a < argc; a++)
+      v[a] = wide ? x[a] : op2i(c, PPU_OP_BFE, t, x[a], rs->width << 8);
+   uint32_t d;
+   switch (ext) {
+   case SPIRV_GLSL_STD_450_SAbs:
+      d = int_op(c, PPU_OP_IABS, t, v[0], 0);
+      break;
+   case SPIRV_GLSL_STD_450_SSign: /* 64-bit immediates are sign-extended */
+      d = int_op_imm(c, PPU_OP_IMAX, t, int_op_imm(c, PPU_OP_IMIN, t, v[0], 1), (uint32_t)-1);
+      break;
+   case SPIRV_GLSL_STD_450_SMin:
+   case SPIRV_GLSL_STD_450_UMin:
+      d = int_op(c, PPU_OP_IMIN, t, v[0], v[1]);
+      break;
+   case SPIRV_GLSL_STD_450_SMax:
+   case SPIRV_GLSL_STD_450_UMax:
+      d = int_op(c, PPU_OP_IMAX, t, v[0], v[1]);
+      break;
+   case SPIRV_GLSL_STD_450_SClamp:
+   case SPIRV_GLSL_STD_450_UClamp:
+      d = int_op(c, PPU_OP_IMIN, t, int_op(c, PPU_OP_IMAX, t, v[0], v[1]), v[2]);
+      break;
+   default: /* IMix */
+      d = int_op(c, PPU_OP_IADD, t, v[0],
+                 int_op(c, PPU_OP_IMUL, t, int_op(c, PPU_OP_ISUB, t, v[1], v[0]), v[2]));
+      break;
+   }
+   if (!wide)
+      d = op2i(c, PPU_OP_BFE, rs->is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32, d, rs->width << 8);
+   return d;
+}
+
+/* P0 ? a : b for doubles. */
+static uint32_t sel64_p0(struct xl_ctx *c, uint32_t a, uint32_t b)
+{
+   uint32_t d = ir_new_vreg(c->ir, 2);
+   xl_op(c, PPU_OP_SEL, PPU_TYPE_U64, d, a, b)->f.ps = 0;
+   return d;
+}
+
+/* The component-wise functions GLSL.std.450 allows on doubles (the
+ * transcendental ones take 16- and 32-bit floats only), from the F64 forms
+ * of FRND, FMIN/FMAX, FFMA, FDIV, FSETP and MUFU RCP/RSQ/SQRT (docs/isa.md). */
 static uint32_t leaf64(struct xl_ctx *c, uint32_t ext, const uint32_t *x, bool *ok)
 {
    const enum ppu_type D = PPU_TYPE_F64;
+   const struct xl_float f = xl_float_of_width(c, 64);
    uint32_t d = ir_new_vreg(c->ir, 2);
    struct ir_insn *i;
    switch (ext) {
+   case SPIRV_GLSL_STD_450_FSign: {
+      /* 1.0, -1.0, or x itself for +-0 and NaN */
+      uint32_t zero = xl_fconst(&f, 0.0);
+      setp(c, PPU_OP_FSETP, D, PPU_CMP_GT, x[0], zero);
+      uint32_t r = sel64_p0(c, xl_fconst(&f, 1.0), x[0]);
+      setp(c, PPU_OP_FSETP, D, PPU_CMP_LT, x[0], zero);
+      return sel64_p0(c, xl_fconst(&f, -1.0), r);
+   }
+   case SPIRV_GLSL_STD_450_Fract: {
+      uint32_t fl = ir_new_vreg(c->ir, 2);
+      xl_op(c, PPU_OP_FRND, D, fl, x[0], 0)->f.subop = PPU_ROUND_RM;
+      return xl_fop(&f, PPU_OP_FSUB, x[0], fl);
+   }
+   case SPIRV_GLSL_STD_450_FMix:
+      return xl_ffma(&f, x[2], xl_fop(&f, PPU_OP_FSUB, x[1], x[0]), x[0]);
+   case SPIRV_GLSL_STD_450_Step:
+      setp(c, PPU_OP_FSETP, D, PPU_CMP_LT, x[1], x[0]);
+      return sel64_p0(c, xl_fconst(&f, 0.0), xl_fconst(&f, 1.0));
+   case SPIRV_GLSL_STD_450_SmoothStep: {
+      uint32_t t = xl_fop(&f, PPU_OP_FDIV, xl_fop(&f, PPU_OP_FSUB, x[2], x[0]),
+                          xl_fop(&f, PPU_OP_FSUB, x[1], x[0]));
+      t = xl_fop(&f, PPU_OP_FMIN, xl_fop(&f, PPU_OP_FMAX, t, xl_fconst(&f, 0.0)),
+                 xl_fconst(&f, 1.0));
+      uint32_t k = xl_ffma(&f, t, xl_fconst(&f, -2.0), xl_fconst(&f, 3.0));
+      return xl_fop(&f, PPU_OP_FMUL, xl_fop(&f, PPU_OP_FMUL, t, t), k);
+   }
    case SPIRV_GLSL_STD_450_FAbs: {
       /* Clear the sign bit: x & ~(1 << 63). */
       uint32_t mask = ir_new_vreg(c->ir, 2);
@@ -358,73 +476,6 @@ static uint32_t leaf64(struct xl_ctx *c, uint32_t ext, const uint32_t *x, bool *
       *ok = false;
       return d;
    }
-}
-
-static void vector_op(struct xl_ctx *c, const struct spirv_inst *inst, uint32_t ext,
-                      const struct xl_val *args)
-{
-   struct xl_val d = xl_new_val(c, inst->result_type);
-   if (c->failed)
-      return;
-   struct xl_val a = args[0], b = args[1];
-   uint32_t n = a.count;
-   switch (ext) {
-   case SPIRV_GLSL_STD_450_Length:
-   case SPIRV_GLSL_STD_450_Distance:
-   case SPIRV_GLSL_STD_450_Normalize: {
-      uint32_t diff[4] = {0};
-      for (uint32_t k = 0; k < n && k < 4; k++)
-         diff[k] = ext == SPIRV_GLSL_STD_450_Distance
-                       ? op2(c, PPU_OP_FSUB, PPU_TYPE_F32, xl_comp(c, a, k), xl_comp(c, b, k))
-                       : xl_comp(c, a, k);
-      uint32_t acc = op2(c, PPU_OP_FMUL, PPU_TYPE_F32, diff[0], diff[0]);
-      for (uint32_t k = 1; k < n && k < 4; k++)
-         acc = ffma(c, diff[k], diff[k], acc);
-      if (ext != SPIRV_GLSL_STD_450_Normalize) {
-         xl_mov(c, xl_comp(c, d, 0), mufu(c, PPU_MUFU_SQRT, acc), 1);
-      } else {
-         uint32_t r = mufu(c, PPU_MUFU_RSQ, acc);
-         for (uint32_t k = 0; k < n && k < 4; k++)
-            xl_op(c, PPU_OP_FMUL, PPU_TYPE_F32, xl_comp(c, d, k), diff[k], r);
-      }
-      break;
-   }
-   case SPIRV_GLSL_STD_450_Reflect: {
-      /* I - 2 * dot(N, I) * N */
-      uint32_t dot = op2(c, PPU_OP_FMUL, PPU_TYPE_F32, xl_comp(c, b, 0), xl_comp(c, a, 0));
-      for (uint32_t k = 1; k < n; k++)
-         dot = ffma(c, xl_comp(c, b, k), xl_comp(c, a, k), dot);
-      uint32_t m2 = op2i(c, PPU_OP_FMUL, PPU_TYPE_F32, dot, 0xc0000000u); /* -2 dot */
-      for (uint32_t k = 0; k < n; k++)
-         xl_op(c, PPU_OP_FFMA, PPU_TYPE_F32, xl_comp(c, d, k), m2, xl_comp(c, b, k))->src[2] =
-             xl_comp(c, a, k);
-      break;
-   }
-   case SPIRV_GLSL_STD_450_FaceForward: {
-      /* dot(Nref, I) < 0 ? N : -N */
-      struct xl_val nref = args[2];
-      uint32_t dot = op2(c, PPU_OP_FMUL, PPU_TYPE_F32, xl_comp(c, nref, 0), xl_comp(c, b, 0));
-      for (uint32_t k = 1; k < n; k++)
-         dot = ffma(c, xl_comp(c, nref, k), xl_comp(c, b, k), dot);
-      for (uint32_t k = 0; k < n; k++) {
-         uint32_t neg = op2i(c, PPU_OP_XOR, PPU_TYPE_U32, xl_comp(c, a, k), 0x80000000u);
-         setp(c, PPU_OP_FSETP, PPU_TYPE_F32, PPU_CMP_LT, dot, xl_imm32(c, 0));
-         xl_mov(c, xl_comp(c, d, k), sel_p0(c, xl_comp(c, a, k), neg), 1);
-      }
-      break;
-   }
-   case SPIRV_GLSL_STD_450_Cross:
-      for (uint32_t k = 0; k < 3; k++) {
-         uint32_t i1 = (k + 1) % 3, i2 = (k + 2) % 3;
-         uint32_t m = op2(c, PPU_OP_FMUL, PPU_TYPE_F32, xl_comp(c, a, i2), xl_comp(c, b, i1));
-         uint32_t p = op2(c, PPU_OP_FMUL, PPU_TYPE_F32, xl_comp(c, a, i1), xl_comp(c, b, i2));
-         xl_op(c, PPU_OP_FSUB, PPU_TYPE_F32, xl_comp(c, d, k), p, m);
-      }
-      break;
-   default:
-      break;
-   }
-   xl_set(c, inst->result_id, d);
 }
 
 /* Packing (GLSL.std.450 54-64, GLSL 8.4 "Floating-Point Pack and Unpack
@@ -525,39 +576,49 @@ bool xl_translate_glsl(struct xl_ctx *c, const struct spirv_inst *inst)
       xl_fragment_interpolate(c, inst, ext);
       return true;
    }
+   if (xl_glsl_matrix(c, inst, ext) || xl_glsl_float(c, inst, ext))
+      return true;
+   /* The rest are component-wise, or pack and unpack. */
    uint32_t argc = inst->operand_count - 2;
    struct xl_val args[3] = {{0}};
    struct xl_scalar s;
-   if (argc > 3 || !xl_scalar_of(c, inst->result_type, &s)) {
-      xl_fail(c, "unsupported GLSL.std.450 instruction %u", ext);
+   const struct spirv_ext_inst_info *info = spirv_glsl_std_450_info(ext);
+   const char *name = info ? info->name : "?";
+   if (argc > 3 || !xl_scalar_of(c, inst->result_type, &s) || s.is_bool) {
+      xl_fail(c, "GLSL.std.450 %s: result type is not a number or vector of numbers", name);
       return true;
    }
    for (uint32_t k = 0; k < argc; k++)
       args[k] = xl_get(c, xl_word(c, inst, 2 + k));
    if (c->failed || (argc == 1 && pack_unpack(c, inst, ext, args[0])))
       return true;
-   if (s.width != 32 && !(s.width == 64 && s.is_float)) {
-      xl_fail(c, "unsupported: GLSL.std.450 instruction %u on %u-bit values", ext, s.width);
-      return true;
-   }
-   if (s.width == 32 &&
-       (ext == SPIRV_GLSL_STD_450_Length || ext == SPIRV_GLSL_STD_450_Distance ||
-        ext == SPIRV_GLSL_STD_450_Normalize || ext == SPIRV_GLSL_STD_450_Cross ||
-        ext == SPIRV_GLSL_STD_450_Reflect || ext == SPIRV_GLSL_STD_450_FaceForward)) {
-      vector_op(c, inst, ext, args);
+   bool narrow_int = !s.is_float && s.width < 32;
+   if (s.is_float && s.width == 16) {
+      xl_fail(c, "unsupported: GLSL.std.450 %s on 16-bit floats (shaderFloat16 is not reported)",
+              name);
       return true;
    }
    struct xl_val d = xl_new_val(c, inst->result_type);
+   for (uint32_t a = 0; a < argc; a++) {
+      struct xl_scalar as;
+      if (!xl_scalar_of(c, spirv_id_type(c->m, xl_word(c, inst, 2 + a)), &as) ||
+          as.is_float != s.is_float || as.width != s.width ||
+          (args[a].count != 1 && args[a].count != d.count)) {
+         xl_fail(c, "GLSL.std.450 %s: operand %u does not match the result type", name, a);
+         return true;
+      }
+   }
    for (uint32_t k = 0; k < d.count && !c->failed; k++) {
       uint32_t x[3] = {0};
       for (uint32_t a = 0; a < argc; a++)
          x[a] = xl_comp(c, args[a], args[a].count == 1 ? 0 : k);
       bool ok = true;
-      uint32_t r = s.width == 64 ? leaf64(c, ext, x, &ok) : leaf(c, ext, x, &ok);
+      uint32_t r = s.is_float && s.width == 64   ? leaf64(c, ext, x, &ok)
+                   : s.width == 64 || narrow_int ? leaf_int(c, ext, x, argc, &s, &ok)
+                                                 : leaf(c, ext, x, &ok);
       if (!ok) {
-         const struct spirv_ext_inst_info *info = spirv_glsl_std_450_info(ext);
-         xl_fail(c, "unsupported GLSL.std.450 instruction %s%s", info ? info->name : "?",
-                 s.width == 64 ? " on doubles" : "");
+         xl_fail(c, "unsupported GLSL.std.450 instruction %s on %u-bit %s", name, s.width,
+                 s.is_float ? "floats" : "integers");
          return true;
       }
       xl_mov(c, xl_comp(c, d, k), r, s.width == 64 ? 2 : 1);

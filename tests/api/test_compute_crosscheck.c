@@ -20,6 +20,9 @@
  *   // tolerance: ulp N            as floats, at most N ulp apart
  *   // tolerance: abs E [rel R]    as floats, |a - b| <= E (or <= R * max(|a|, |b|))
  * Float comparisons treat any NaN as equal to any NaN and +0 as equal to -0.
+ * A line "// requires: float64 int64 int16" (any of the three) marks shaders
+ * with doubles, 64-bit or 16-bit integers, skipped unless both devices
+ * report shaderFloat64, shaderInt64, shaderInt16 (enabled when reported).
  * A line "// requires: subgroup" marks subgroup shaders (compiled for Vulkan
  * 1.1); their results do not depend on the subgroup size. A case runs when
  * both devices are 1.1 with subgroups in compute and report every subgroup
@@ -51,9 +54,21 @@ struct xc_side {
    VkDescriptorSet set;
    /* Subgroup operations in compute shaders: 0 before Vulkan 1.1. */
    VkSubgroupFeatureFlags subgroup_ops;
+   uint32_t types; /* XC_FLOAT64 | XC_INT64 | XC_INT16: reported, enabled */
 };
 
 enum { XC_PPU, XC_LVP, XC_SIDES };
+
+/* Shader types beyond the core ones (the features that allow them). */
+enum { XC_FLOAT64 = 1u, XC_INT64 = 2u, XC_INT16 = 4u };
+static const struct {
+   uint32_t bit;
+   const char *word, *feature;
+} xc_types[] = {
+    {XC_FLOAT64, "float64", "shaderFloat64"},
+    {XC_INT64, "int64", "shaderInt64"},
+    {XC_INT16, "int16", "shaderInt16"},
+};
 
 static struct {
    bool tried, ready;
@@ -63,7 +78,18 @@ static struct {
 
 static bool xc_side_init(struct xc_side *s)
 {
-   struct vkt_device_desc desc = {0};
+   /* Doubles, 64- and 16-bit integers when the device has them (a shader
+    * that uses them says "// requires: float64 int64 int16" and is skipped
+    * otherwise); enabling a feature changes nothing for the shaders that do
+    * not use it. */
+   VkPhysicalDeviceFeatures supported, enabled = {0};
+   vkGetPhysicalDeviceFeatures(s->ctx.physical_device, &supported);
+   enabled.shaderFloat64 = supported.shaderFloat64;
+   enabled.shaderInt64 = supported.shaderInt64;
+   enabled.shaderInt16 = supported.shaderInt16;
+   s->types = (supported.shaderFloat64 ? XC_FLOAT64 : 0u) |
+              (supported.shaderInt64 ? XC_INT64 : 0u) | (supported.shaderInt16 ? XC_INT16 : 0u);
+   struct vkt_device_desc desc = {.features = &enabled};
    VKT_CHECK(vkt_device_create(&s->ctx, &desc, &s->dev));
    if (!s->dev.device)
       return false;
@@ -182,6 +208,7 @@ struct xc_header {
    double abs_tol; /* XC_FLOAT: allowed absolute difference (0: none) */
    double rel_tol; /* XC_FLOAT: allowed relative difference (0: none) */
    bool subgroup;
+   uint32_t types; /* XC_FLOAT64 ...: the "requires:" line names them */
 };
 
 static bool xc_parse_tolerance(const char *line, struct xc_header *h, const char *name)
@@ -236,6 +263,11 @@ static bool xc_read_header(const char *name, struct xc_header *h)
    for (int i = 0; ok && i < 8 && fgets(line, sizeof(line), f); i++) {
       if (strstr(line, "// requires: subgroup"))
          h->subgroup = true;
+      for (size_t t = 0; t < sizeof(xc_types) / sizeof(xc_types[0]); t++) {
+         const char *req = strstr(line, "// requires:");
+         if (req && strstr(req, xc_types[t].word))
+            h->types |= xc_types[t].bit;
+      }
    }
    fclose(f);
    return ok;
@@ -378,6 +410,14 @@ static void xc_run_shader(const char *name)
          }
       }
    }
+   for (int i = 0; i < XC_SIDES; i++) {
+      for (size_t t = 0; t < sizeof(xc_types) / sizeof(xc_types[0]); t++) {
+         if ((h.types & xc_types[t].bit) && !(xc.sides[i].types & xc_types[t].bit)) {
+            vkt_skip("%s: %s does not report %s", name, xc.sides[i].label, xc_types[t].feature);
+            return;
+         }
+      }
+   }
    static uint32_t results[XC_SIDES][XC_WORDS];
    uint64_t seed = xc_seed_of(name);
    for (int i = 0; i < XC_SIDES; i++) {
@@ -391,10 +431,21 @@ static void xc_run_shader(const char *name)
       wrote = lvp[w] != 0;
    CHECK_MSG(wrote, "%s: llvmpipe wrote only zeros: the shader checks nothing", name);
    uint32_t differing = 0, first = 0;
+   int64_t worst_ulp = 0; /* float shaders: the largest distance among finite words */
+   double worst_abs = 0.0;
    for (uint32_t w = 0; w < XC_WORDS; w++) {
       if (!xc_words_match(&h, ppu[w], lvp[w]) && differing++ == 0)
          first = w;
+      float fa = xc_float(ppu[w]), fb = xc_float(lvp[w]);
+      if (h.mode == XC_FLOAT && isfinite(fa) && isfinite(fb)) {
+         int64_t d = xc_ordinal(ppu[w]) - xc_ordinal(lvp[w]);
+         worst_ulp = d < 0 ? (-d > worst_ulp ? -d : worst_ulp) : (d > worst_ulp ? d : worst_ulp);
+         worst_abs = fmax(worst_abs, fabs((double)fa - (double)fb));
+      }
    }
+   if (h.mode == XC_FLOAT)
+      printf("  %s: largest difference %lld ulp, %.3g absolute\n", name, (long long)worst_ulp,
+             worst_abs);
    if (differing) {
       test_fail(__FILE__, __LINE__,
                 "%s: %u of %u words differ; first: word %u (invocation %u, k %u): "

@@ -2,6 +2,7 @@
  * Vulkan precision bounds (Vulkan spec "Precision and Operation of SPIR-V
  * Instructions"). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler_test_util.h"
@@ -257,6 +258,156 @@ TEST_CASE(pack_and_unpack_functions)
                                     : out[i * 9 + k] == want[k];
          CHECK_MSG(ok, "i=%u k=%d got 0x%x want 0x%x", i, k, out[i * 9 + k], want[k]);
       }
+   }
+}
+
+/* A float / double from its bits, and a double's bits (fbits is above). */
+static float bits_f(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+static double bits_d(uint64_t u)
+{
+   double d;
+   memcpy(&d, &u, 8);
+   return d;
+}
+
+static uint64_t dbits(double d)
+{
+   uint64_t u;
+   memcpy(&u, &d, 8);
+   return u;
+}
+
+/* got equals want bit for bit, or both are NaN. */
+static bool same_float(uint32_t got, float want)
+{
+   return got == fbits(want) || (isnan(want) && isnan(bits_f(got)));
+}
+
+static bool same_double(uint32_t lo, uint32_t hi, double want)
+{
+   uint64_t got = (uint64_t)hi << 32 | lo;
+   return got == dbits(want) || (isnan(want) && isnan(bits_d(got)));
+}
+
+/* glsl_std450_forms.spvasm: ModfStruct, Frexp with a pointer (float and
+ * double), Ldexp over the whole exponent range (subnormal results rounded
+ * once, overflow to inf, subnormal, zero, inf and NaN inputs), 64- and
+ * 16-bit UMulExtended / SMulExtended and IMix, all exact against C. */
+TEST_CASE(forms_glslang_does_not_write_match_c)
+{
+   enum { N = 64, OUT = 22 };
+   static uint32_t in[4 * N], out[OUT * N];
+   uint32_t r = 12345;
+   for (int k = 0; k < 4 * N; k++) {
+      r = r * 1664525u + 1013904223u;
+      in[k] = r ^ (r >> 13) * 0x9e3779b1u;
+   }
+   for (int i = 0; i < N; i++) {
+      uint32_t *w = &in[4 * i];
+      switch (i % 8) {
+      case 0: /* subnormal b and a subnormal double (c, d) */
+         w[1] &= 0x807fffffu;
+         w[3] &= 0x800fffffu;
+         break;
+      case 1: /* zeros */
+         w[1] &= 0x80000000u;
+         w[2] = 0;
+         w[3] &= 0x80000000u;
+         break;
+      case 2: /* inf or NaN in b and in the double */
+         w[1] |= 0x7f800000u;
+         w[3] |= 0x7ff00000u;
+         if (i & 8)
+            w[1] &= 0xff800000u, w[2] = 0, w[3] &= 0xfff00000u;
+         break;
+      case 3: /* results near the bottom of the subnormal range */
+         w[2] = (uint32_t)(-150 - (i & 7)) << 22 | (w[2] & 0x3fffffu);
+         w[0] = (uint32_t)(-1070 - (i & 15)) << 20 | (w[0] & 0xfffffu);
+         break;
+      case 4: /* whole numbers for modf (negative ones give -0) */
+         w[0] = fbits((float)(int32_t)(w[0] % 2001u) - 1000.0f);
+         break;
+      default:
+         break;
+      }
+   }
+   REQUIRE(run_io("glsl_std450_forms", in, sizeof(in), out, sizeof(out), 1));
+   unsigned bad = 0;
+   for (int i = 0; i < N; i++) {
+      uint32_t a = in[4 * i], b = in[4 * i + 1], c = in[4 * i + 2], d = in[4 * i + 3];
+      const uint32_t *o = &out[OUT * i];
+      float whole, frac = modff(bits_f(a), &whole);
+      int e;
+      float sig = frexpf(bits_f(b), &e);
+      /* glibc gives inf and NaN exponent 0, as the compiler does. */
+      double db = bits_d((uint64_t)d << 32 | c);
+      int ed;
+      double sigd = frexp(db, &ed);
+      float lf = ldexpf(bits_f(b), (int32_t)c >> 22);
+      double ld = ldexp(db, (int32_t)a >> 20);
+      uint64_t x = (uint64_t)b << 32 | a, y = (uint64_t)d << 32 | c;
+      unsigned __int128 up = (unsigned __int128)x * y;
+      __int128 sp = (__int128)(int64_t)x * (int64_t)y;
+      unsigned __int128 spu = (unsigned __int128)sp;
+      uint32_t um16 = (uint32_t)(uint16_t)a * (uint16_t)b;
+      int32_t sm16 = (int32_t)(int16_t)a * (int16_t)b;
+      const struct {
+         bool ok;
+         const char *what;
+      } checks[] = {
+          {same_float(o[0], frac) && same_float(o[1], whole), "ModfStruct"},
+          {same_float(o[2], sig) && (int32_t)o[3] == e, "Frexp float"},
+          {same_float(o[4], lf), "Ldexp float"},
+          {same_double(o[5], o[6], ld), "Ldexp double"},
+          {same_double(o[7], o[8], sigd) && (int32_t)o[9] == ed, "Frexp double"},
+          {o[10] == (uint32_t)up && o[11] == (uint32_t)(up >> 32) &&
+               o[12] == (uint32_t)(up >> 64) && o[13] == (uint32_t)(up >> 96),
+           "UMulExtended 64"},
+          {o[14] == (uint32_t)spu && o[15] == (uint32_t)(spu >> 32) &&
+               o[16] == (uint32_t)(spu >> 64) && o[17] == (uint32_t)(spu >> 96),
+           "SMulExtended 64"},
+          {o[18] == a + (b - a) * c, "IMix"},
+          {o[19] == um16, "UMulExtended 16"},
+          {o[20] == ((uint32_t)sm16 & 0xffffu) && (int32_t)o[21] == (int16_t)(sm16 >> 16),
+           "SMulExtended 16"},
+      };
+      for (size_t k = 0; k < sizeof(checks) / sizeof(checks[0]); k++) {
+         if (!checks[k].ok && bad++ < 12)
+            test_fail(__FILE__, __LINE__,
+                      "invocation %d: %s wrong (a 0x%08x b 0x%08x c 0x%08x d 0x%08x; words "
+                      "%08x %08x %08x %08x %08x %08x %08x)",
+                      i, checks[k].what, a, b, c, d, o[0], o[1], o[2], o[3], o[4], o[5], o[6]);
+      }
+   }
+}
+
+static int compile_two_buffers(const uint32_t *words, size_t count, char *err, size_t err_size)
+{
+   const enum drv_binding_kind kinds[2] = {DRV_BINDING_STORAGE_BUFFER, DRV_BINDING_STORAGE_BUFFER};
+   return ctu_compile_with_bindings(words, count, kinds, 2, err, err_size);
+}
+
+/* The new lowerings check their operand types themselves (the front end
+ * counts GLSL.std.450 operands only): corrupted modules that use them
+ * compile or fail with a message, never crash (ASan/UBSan in CI). */
+TEST_CASE(corrupted_matrix_split_and_multiply_extended_modules_never_crash)
+{
+   static const char *const shaders[] = {"glsl_std450_matrix_split", "glsl_std450_forms"};
+   for (uint32_t k = 0; k < 2; k++) {
+      /* Intact, each compiles (so the corruptions reach the new code). */
+      size_t n = 0;
+      uint32_t *words = ctu_load_spirv(shaders[k], &n);
+      char err[256] = "";
+      CHECK_MSG(words && compile_two_buffers(words, n, err, sizeof(err)) == 0, "%s: %s", shaders[k],
+                err);
+      free(words);
+      ctu_check_corruptions(shaders[k], 3 + k, 600, compile_two_buffers);
    }
 }
 

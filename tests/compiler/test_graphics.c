@@ -269,6 +269,33 @@ TEST_CASE(corrupted_fragment_shaders_never_crash)
    ctu_check_corruptions("gfx_discard_fs", 11, 150, compile_fragment_corrupt);
 }
 
+/* gl_PointCoord is one more fragment slot after the varyings: the vertex
+ * program does not write it (setup fills its planes), it is noperspective,
+ * and the descriptor names it with POINT_COORD. */
+TEST_CASE(point_coord_takes_the_slot_after_the_varyings)
+{
+   struct pair p = cube;
+   p.fs = "gfx_point_coord_fs";
+   struct drv_graphics_binary g;
+   if (!compile_ok(&p, &g))
+      return;
+   CHECK_EQ_U64(g.vertex_info.attribute_count, 1);
+   CHECK_EQ_U64(g.fragment_info.attribute_count, 2);
+   CHECK(g.fragment_info.flags & PPU_GFX_PROGRAM_POINT_COORD);
+   CHECK_EQ_U64(g.fragment_info.point_coord_slot, 1);
+   CHECK_EQ_U64((g.fragment_info.interpolation >> 2) & 3u, PPU_GFX_INTERP_NOPERSPECTIVE);
+   CHECK_EQ_U64(g.slot_location[0], 0);
+   CHECK(!(g.vertex_info.flags & PPU_GFX_PROGRAM_POINT_COORD));
+   drv_graphics_binary_free(&g);
+   /* Without gl_PointCoord, no such slot. */
+   if (!compile_ok(&cube, &g))
+      return;
+   CHECK(!(g.fragment_info.flags & PPU_GFX_PROGRAM_POINT_COORD));
+   CHECK_EQ_U64(g.fragment_info.attribute_count, 1);
+   CHECK_EQ_U64(g.fragment_info.point_coord_slot, 0);
+   drv_graphics_binary_free(&g);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);

@@ -610,6 +610,19 @@ TEST_CASE(unmapped_target_and_bad_program_fault_the_channel)
    CHECK(f.kind == PPU_FAULT_BAD_METHOD_DATA);
    CHECK(strstr(f.detail, "version") != NULL);
 
+   /* gl_PointCoord in a slot the fragment program does not read. */
+   REQUIRE(hwt_channel_restart(&g.h.c, "graphics"));
+   hwt_read(&g.h.t.mem, g.h.t.pd, fp, &bad, sizeof(bad));
+   bad.flags |= PPU_GFX_PROGRAM_POINT_COORD;
+   bad.point_coord_slot = bad.attribute_count;
+   hwt_write(&g.h.t.mem, g.h.t.pd, bad_va, &bad, sizeof(bad));
+   gtu_common_state(&g, W, H, vp, bad_va);
+   gtu_target(&g, PPU_GFX_COLOR_TARGET(0), rt, PPU_TEX_FORMAT_R32_UINT, W, H, W * 4);
+   gtu_draw(&g, 0, 3, 0, 1, 0, 0);
+   CHECK(!gtu_submit(&g, &f));
+   CHECK(f.kind == PPU_FAULT_BAD_METHOD_DATA);
+   CHECK(strstr(f.detail, "point coordinate slot") != NULL);
+
    /* The chip goes on: a fresh channel draws. */
    REQUIRE(hwt_channel_restart(&g.h.c, "graphics"));
    gtu_common_state(&g, W, H, vp, fp);

@@ -217,6 +217,9 @@ enum ppu_gfx_interpolation {
 #define PPU_GFX_PROGRAM_EARLY_TESTS 0x8u  /* fragment: depth/stencil before the program */
 #define PPU_GFX_PROGRAM_WRITES_SAMPLE_MASK 0x10u
 #define PPU_GFX_PROGRAM_DUAL_SOURCE 0x20u /* fragment: output 1 is the second blend source */
+/* fragment: slot point_coord_slot is the point coordinate (gl_PointCoord),
+ * whose planes setup writes itself (docs/graphics-hw.md "Lines and points") */
+#define PPU_GFX_PROGRAM_POINT_COORD 0x40u
 
 struct ppu_gfx_program {
    uint32_t version;           /* 0   PPU_GFX_PROGRAM_VERSION */
@@ -228,7 +231,8 @@ struct ppu_gfx_program {
    uint32_t output_mask;       /* 28  fragment: color targets written (bit i = target i) */
    uint64_t interpolation;     /* 32  fragment: 2 bits per slot, enum ppu_gfx_interpolation */
    uint64_t centroid_mask;     /* 40  fragment: bit per slot, planes evaluated at centroid */
-   uint8_t reserved0[16];      /* 48 */
+   uint32_t point_coord_slot;  /* 48  fragment with POINT_COORD: < attribute_count */
+   uint8_t reserved0[12];      /* 52 */
    struct {
       uint64_t va;
       uint32_t size;

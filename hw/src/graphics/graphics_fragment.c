@@ -22,6 +22,28 @@ static float attribute(const struct gfx_draw *d, unsigned j, unsigned s, unsigne
    return a[4 * s + c];
 }
 
+/* gl_PointCoord as the planes of one slot (x = s, y = t, z = 0, w = 1), so
+ * the fragment program evaluates it like a noperspective input: Vulkan
+ * "Basic Point Rasterization", s = 1/2 + (x_f - x_d) / size and
+ * t = 1/2 + (y_f - y_d) / size, with (x_f, y_f) the fragment's position
+ * (its pixel centre, or its sample with sample shading) and (x_d, y_d) the
+ * point's centre; the origin is the upper left. As a plane relative to
+ * the record's origin: a = 1 / size, c = 1/2 + (origin - x_d) / size.
+ * Lines and triangles have no point coordinate (Vulkan leaves it
+ * undefined): they get (0, 0, 0, 1). */
+static void point_coord_planes(const struct raster_triangle *t, struct ppu_gfx_plane pl[4])
+{
+   pl[0] = pl[1] = pl[2] = (struct ppu_gfx_plane){0.0f, 0.0f, 0.0f};
+   pl[3] = (struct ppu_gfx_plane){0.0f, 0.0f, 1.0f};
+   if (t->point_size <= 0.0f)
+      return;
+   double inv = 1.0 / t->point_size;
+   pl[0] = (struct ppu_gfx_plane){(float)inv, 0.0f,
+                                  (float)(0.5 + ((double)t->origin_x - t->point_x) * inv)};
+   pl[1] = (struct ppu_gfx_plane){0.0f, (float)inv,
+                                  (float)(0.5 + ((double)t->origin_y - t->point_y) * inv)};
+}
+
 void gfx_primitive_record(void *ctx, const struct raster_triangle *t,
                           const struct raster_window_vertex v[3], const float weight[3][3])
 {
@@ -47,6 +69,10 @@ void gfx_primitive_record(void *ctx, const struct raster_triangle *t,
       if (d->current->slot[j] == d->current->provoking)
          provoking = j;
    for (unsigned s = 0; s < count; s++) {
+      if ((d->fp.desc.flags & PPU_GFX_PROGRAM_POINT_COORD) && s == d->fp.desc.point_coord_slot) {
+         point_coord_planes(t, &planes[4 * s]);
+         continue;
+      }
       unsigned mode = (unsigned)(d->fp.desc.interpolation >> (2 * s)) & 3u;
       for (unsigned c = 0; c < 4; c++) {
          struct ppu_gfx_plane *pl = &planes[4 * s + c];

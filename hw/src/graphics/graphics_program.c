@@ -14,9 +14,10 @@
       return false;                                                                                \
    } while (0)
 
-static const uint32_t known_flags =
-    PPU_GFX_PROGRAM_WRITES_DEPTH | PPU_GFX_PROGRAM_MAY_DISCARD | PPU_GFX_PROGRAM_SIDE_EFFECTS |
-    PPU_GFX_PROGRAM_EARLY_TESTS | PPU_GFX_PROGRAM_WRITES_SAMPLE_MASK | PPU_GFX_PROGRAM_DUAL_SOURCE;
+static const uint32_t known_flags = PPU_GFX_PROGRAM_WRITES_DEPTH | PPU_GFX_PROGRAM_MAY_DISCARD |
+                                    PPU_GFX_PROGRAM_SIDE_EFFECTS | PPU_GFX_PROGRAM_EARLY_TESTS |
+                                    PPU_GFX_PROGRAM_WRITES_SAMPLE_MASK |
+                                    PPU_GFX_PROGRAM_DUAL_SOURCE | PPU_GFX_PROGRAM_POINT_COORD;
 
 /* The lowest register count that holds the launch registers and the
  * outputs the descriptor declares. */
@@ -56,6 +57,12 @@ static bool check(const struct ppu_gfx_program *d, bool fragment, struct ppu_fau
       if (((d->interpolation >> (2 * s)) & 3u) > PPU_GFX_INTERP_FLAT)
          REJECT("fragment program interpolation of slot %u is undefined", s);
    }
+   if (fragment && (d->flags & PPU_GFX_PROGRAM_POINT_COORD) &&
+       d->point_coord_slot >= d->attribute_count)
+      REJECT("fragment program point coordinate slot %u is not below its attribute count %u",
+             d->point_coord_slot, d->attribute_count);
+   if (!(fragment && (d->flags & PPU_GFX_PROGRAM_POINT_COORD)) && d->point_coord_slot)
+      REJECT("%s program point_coord_slot %u without POINT_COORD", kind, d->point_coord_slot);
    for (size_t i = 0; i < sizeof(d->reserved0); i++)
       if (d->reserved0[i])
          REJECT("%s program reserved byte %zu is not 0", kind, i);

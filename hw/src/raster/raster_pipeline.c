@@ -189,6 +189,9 @@ static bool draw_quadrilateral(struct raster_pipeline *p, struct tile_ctx *ctx,
       if (!raster_setup_triangle(&no_cull, v, &t))
          continue;
       t.front_facing = front;
+      t.point_x = q->point_x;
+      t.point_y = q->point_y;
+      t.point_size = q->point_size;
       drawn = true;
       draw_set_up(p, ctx, &t, v, weight);
    }

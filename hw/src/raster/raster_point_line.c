@@ -14,6 +14,9 @@ void raster_point_quadrilateral(const struct raster_window_vertex *v, float size
       q->corner[k].y = v->y + dy[k] * h;
       q->endpoint[k] = 0;
    }
+   q->point_x = v->x;
+   q->point_y = v->y;
+   q->point_size = size;
 }
 
 void raster_line_quadrilateral(const struct raster_window_vertex *v0,
@@ -21,6 +24,8 @@ void raster_line_quadrilateral(const struct raster_window_vertex *v0,
                                struct raster_quadrilateral *q)
 {
    double h = 0.5 * width;
+   q->point_x = q->point_y = 0.0;
+   q->point_size = 0.0f;
    bool x_major = fabs(v1->x - v0->x) >= fabs(v1->y - v0->y);
    double ox = x_major ? 0.0 : h, oy = x_major ? h : 0.0;
    /* Corners in order around the parallelogram: v0 - o, v1 - o, v1 + o,

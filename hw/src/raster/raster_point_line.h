@@ -26,6 +26,9 @@
 struct raster_quadrilateral {
    struct raster_window_vertex corner[4];
    uint8_t endpoint[4];
+   /* A point's window centre and size (gl_PointCoord); size 0 for a line. */
+   double point_x, point_y;
+   float point_size;
 };
 
 void raster_point_quadrilateral(const struct raster_window_vertex *v, float size,

@@ -87,6 +87,8 @@ bool raster_setup_triangle(const struct raster_setup_state *s,
    int64_t area2 = area2_of(x, y);
    if (facing_culls(s, area2, &t->front_facing))
       return false;
+   t->point_x = t->point_y = 0.0;
+   t->point_size = 0.0f;
    uint8_t order[3] = {0, 1, 2};
    if (area2 < 0)
       order[1] = 2, order[2] = 1;

@@ -73,6 +73,11 @@ struct raster_triangle {
    float z_a, z_b, z_c, z_min, z_max, depth_bias;
    bool depth_clamp;
    float clamp_min, clamp_max;
+   /* Set up from a point's square (raster_point_line.h): its window centre
+    * and size, from which setup writes gl_PointCoord's planes; size 0 for
+    * every other primitive. */
+   double point_x, point_y;
+   float point_size;
 };
 
 /* Sets up one triangle. False when nothing can be covered: zero area,
