@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fault.h"
+#include "host_bits.h"
 
 const uint32_t ppu_sm_zero[4][PPU_WARP_SIZE];
 
@@ -289,7 +290,7 @@ static inline enum ppu_exec_result issue(struct ppu_exec *x, const struct ppu_ic
    }
    x->exec = ppu_warp_exec_mask(w, &in->f);
    *warp_insns += 1;
-   *lane_insns += (uint64_t)__builtin_popcount(x->exec);
+   *lane_insns += ppu_popcount32(x->exec);
    w->pc += PPU_INSN_BYTES;
    enum ppu_exec_result r = dispatch(x);
    if (r == PPU_EXEC_DONE)

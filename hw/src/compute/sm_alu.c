@@ -6,6 +6,7 @@
 #include <limits.h>
 
 #include "compute/sm_operands.h"
+#include "host_bits.h"
 #include "ppu/qmd.h"
 
 static uint32_t sreg_value(const struct ppu_exec *x, unsigned sr, unsigned lane)
@@ -120,24 +121,11 @@ static uint64_t div_s64(uint64_t ua, uint64_t ub, int rem)
    return (uint64_t)(rem ? a % b : a / b);
 }
 
-static uint32_t cmp_result(unsigned cmp, int lt, int eq)
+/* ISETP's predicate bits: the ordered compares F..GE of ppu_cmp_mask (no
+ * lane is unordered); the float-only compares past GE are false. */
+static uint32_t int_cmp_mask(unsigned cmp, uint32_t lt, uint32_t eq)
 {
-   switch (cmp) {
-   case PPU_CMP_LT:
-      return lt;
-   case PPU_CMP_EQ:
-      return eq;
-   case PPU_CMP_LE:
-      return lt || eq;
-   case PPU_CMP_GT:
-      return !lt && !eq;
-   case PPU_CMP_NE:
-      return !eq;
-   case PPU_CMP_GE:
-      return !lt;
-   default:
-      return 0;
-   }
+   return cmp <= PPU_CMP_GE ? ppu_cmp_mask(cmp, lt, eq, 0) : 0;
 }
 
 static void exec_int64(struct ppu_exec *x)
@@ -150,12 +138,13 @@ static void exec_int64(struct ppu_exec *x)
    int s = ppu_type_signed(f->type);
    uint64_t r[LANES];
    if (f->op == PPU_OP_ISETP) {
-      uint32_t bits = 0;
+      uint32_t lt = 0, eq = 0;
       for (unsigned l = 0; l < LANES; l++) {
          uint64_t va = v64(a, l), vb = v64(b, l);
-         int lt = s ? (int64_t)va < (int64_t)vb : va < vb;
-         bits |= cmp_result(f->subop, lt, va == vb) << l;
+         lt |= (uint32_t)(s ? (int64_t)va < (int64_t)vb : va < vb) << l;
+         eq |= (uint32_t)(va == vb) << l;
       }
+      uint32_t bits = int_cmp_mask(f->subop, lt, eq);
       ppu_write_pred(x->w, f->pd, bits & ppu_read_pred(x->w, f->ps), x->exec);
       return;
    }
@@ -219,7 +208,7 @@ static void exec_int64(struct ppu_exec *x)
    if (f->op == PPU_OP_POPC) {
       uint32_t c[LANES];
       for (unsigned l = 0; l < LANES; l++)
-         c[l] = (uint32_t)__builtin_popcountll(v64(a, l));
+         c[l] = ppu_popcount64(v64(a, l));
       ppu_write32(ppu_reg_dst(x->w, f->rd, 0), c, x->exec);
       return;
    }
@@ -365,11 +354,12 @@ enum ppu_exec_result ppu_exec_alu(struct ppu_exec *x)
          r[l] = 0u - a[l];
       break;
    case PPU_OP_ISETP: {
-      uint32_t bits = 0;
+      uint32_t lt = 0, eq = 0;
       for (l = 0; l < LANES; l++) {
-         int lt = s ? (int32_t)a[l] < (int32_t)b[l] : a[l] < b[l];
-         bits |= cmp_result(f->subop, lt, a[l] == b[l]) << l;
+         lt |= (uint32_t)(s ? (int32_t)a[l] < (int32_t)b[l] : a[l] < b[l]) << l;
+         eq |= (uint32_t)(a[l] == b[l]) << l;
       }
+      uint32_t bits = int_cmp_mask(f->subop, lt, eq);
       ppu_write_pred(w, f->pd, bits & ppu_read_pred(w, f->ps), exec);
       return PPU_EXEC_NEXT;
    }
@@ -411,7 +401,7 @@ enum ppu_exec_result ppu_exec_alu(struct ppu_exec *x)
       break;
    case PPU_OP_POPC:
       for (l = 0; l < LANES; l++)
-         r[l] = (uint32_t)__builtin_popcount(a[l]);
+         r[l] = ppu_popcount32(a[l]);
       break;
    case PPU_OP_FLO:
       for (l = 0; l < LANES; l++)

@@ -7,43 +7,18 @@
 
 #include "compute/sm_operands.h"
 
-static uint32_t fcmp(unsigned cmp, double a, double b)
+/* The lanes' less-than, equal and unordered bits of a compare (NaN
+ * operands are unordered: lt and eq stay 0), for ppu_cmp_mask. */
+struct fcmp_bits {
+   uint32_t lt, eq, unord;
+};
+
+static void fcmp_lane(struct fcmp_bits *c, unsigned l, double a, double b)
 {
-   int unord = isnan(a) || isnan(b);
-   switch (cmp) {
-   case PPU_CMP_F:
-      return 0;
-   case PPU_CMP_LT:
-      return !unord && a < b;
-   case PPU_CMP_EQ:
-      return !unord && a == b;
-   case PPU_CMP_LE:
-      return !unord && a <= b;
-   case PPU_CMP_GT:
-      return !unord && a > b;
-   case PPU_CMP_NE:
-      return !unord && a != b;
-   case PPU_CMP_GE:
-      return !unord && a >= b;
-   case PPU_CMP_NUM:
-      return !unord;
-   case PPU_CMP_NAN:
-      return unord;
-   case PPU_CMP_LTU:
-      return unord || a < b;
-   case PPU_CMP_EQU:
-      return unord || a == b;
-   case PPU_CMP_LEU:
-      return unord || a <= b;
-   case PPU_CMP_GTU:
-      return unord || a > b;
-   case PPU_CMP_NEU:
-      return unord || a != b;
-   case PPU_CMP_GEU:
-      return unord || a >= b;
-   default:
-      return 1;
-   }
+   uint32_t unord = isnan(a) || isnan(b);
+   c->unord |= unord << l;
+   c->lt |= (uint32_t)(!unord && a < b) << l;
+   c->eq |= (uint32_t)(!unord && a == b) << l;
 }
 
 static float mufu32(unsigned fn, float a)
@@ -87,9 +62,10 @@ static enum ppu_exec_result exec_f64(struct ppu_exec *x)
    struct ppu_vec64 b = ppu_src_b64(x, blo, bhi);
    uint64_t r[LANES];
    if (f->op == PPU_OP_FSETP) {
-      uint32_t bits = 0;
+      struct fcmp_bits c = {0, 0, 0};
       for (unsigned l = 0; l < LANES; l++)
-         bits |= fcmp(f->subop, f64_of(v64(a, l)), f64_of(v64(b, l))) << l;
+         fcmp_lane(&c, l, f64_of(v64(a, l)), f64_of(v64(b, l)));
+      uint32_t bits = ppu_cmp_mask(f->subop, c.lt, c.eq, c.unord);
       ppu_write_pred(x->w, f->pd, bits & ppu_read_pred(x->w, f->ps), x->exec);
       return PPU_EXEC_NEXT;
    }
@@ -174,9 +150,10 @@ enum ppu_exec_result ppu_exec_float(struct ppu_exec *x)
          r[l] = fmaxf(a[l], b[l]);
       break;
    case PPU_OP_FSETP: {
-      uint32_t bits = 0;
+      struct fcmp_bits c = {0, 0, 0};
       for (l = 0; l < LANES; l++)
-         bits |= fcmp(f->subop, a[l], b[l]) << l;
+         fcmp_lane(&c, l, a[l], b[l]);
+      uint32_t bits = ppu_cmp_mask(f->subop, c.lt, c.eq, c.unord);
       ppu_write_pred(x->w, f->pd, bits & ppu_read_pred(x->w, f->ps), x->exec);
       return PPU_EXEC_NEXT;
    }

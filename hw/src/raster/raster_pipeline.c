@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "host_bits.h"
 #include "raster/raster_coarse.h"
 #include "raster/raster_fine.h"
 #include "raster/raster_point_line.h"
@@ -47,7 +48,7 @@ static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch 
          cov = rop_zrop_quad(&p->zs, p->depth, q->x, q->y, cov, depth, t->front_facing,
                              &p->samples_passed);
       else if (!early)
-         p->samples_passed += (uint64_t)__builtin_popcount(cov);
+         p->samples_passed += ppu_popcount32(cov);
       for (unsigned k = 0; k < PPU_GFX_COLOR_TARGETS; k++) {
          /* Dual-source blending: target 1's output is target 0's second
           * source, not a color of its own. */
@@ -68,7 +69,7 @@ static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch 
          /* Integer targets and logic ops never blend (rop_crop.h). */
          if (p->blend.target[k].enable && !p->blend.logic_op_enable &&
              p->color[k]->kind != ROP_KIND_UINT && p->color[k]->kind != ROP_KIND_SINT)
-            p->blends += (uint64_t)__builtin_popcount(cov);
+            p->blends += ppu_popcount32(cov);
       }
    }
 }
@@ -99,7 +100,7 @@ static bool visit_tile(void *c, int32_t tx, int32_t ty, enum raster_tile_class c
             q[i].coverage = rop_zrop_quad(&p->zs, p->depth, q[i].x, q[i].y, q[i].coverage,
                                           q[i].depth, ctx->t->front_facing, &p->samples_passed);
          else
-            p->samples_passed += (uint64_t)__builtin_popcount(q[i].coverage);
+            p->samples_passed += ppu_popcount32(q[i].coverage);
          if (!q[i].coverage)
             continue;
       }

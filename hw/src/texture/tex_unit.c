@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "host_bits.h"
 #include "texture/tex_filter.h"
 
 void ppu_tex_unit_init(struct ppu_tex_unit *u, struct ppu_mmu_client *mmu,
@@ -77,7 +78,7 @@ static void address_item(struct ppu_tex_unit *u, struct ppu_tex_queue_item item)
       in.smp[l] = has && op->sampled ? &op->smp[lane] : NULL;
    }
    ppu_tex_queue_read(&u->queue, item, in.words);
-   ppu_counter_add(u->counters, PPU_COUNTER_TEX_REQUESTS, (uint64_t)__builtin_popcount(in.active));
+   ppu_counter_add(u->counters, PPU_COUNTER_TEX_REQUESTS, ppu_popcount32(in.active));
    struct ppu_tex_footprint *fp = ppu_tex_latency_fifo_tail(&u->fifo);
    ppu_tex_address_quad(&op->instr, &in, fp);
    fp->op = item.op;

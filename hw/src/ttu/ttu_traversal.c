@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "fault.h"
+#include "host_bits.h"
 #include "ttu/ttu_intersect.h"
 
 bool ppu_ttu_fail(struct ppu_ttu_query *q, uint64_t address, const char *fmt, ...)
@@ -67,10 +68,10 @@ static uint32_t stack_pending(const struct ppu_ttu_private *p)
 {
    uint32_t n = 0;
    for (uint32_t i = 0; i < p->top.depth && i < PPU_BVH_MAX_DEPTH; i++)
-      n += (uint32_t)__builtin_popcount(p->top_stack[i].pending & 0x88888888u);
+      n += ppu_popcount32(p->top_stack[i].pending & 0x88888888u);
    if (p->level == PPU_TTU_LEVEL_BOTTOM)
       for (uint32_t i = 0; i < p->bottom.depth && i < PPU_BVH_MAX_DEPTH; i++)
-         n += (uint32_t)__builtin_popcount(p->bottom_stack[i].pending & 0x88888888u);
+         n += ppu_popcount32(p->bottom_stack[i].pending & 0x88888888u);
    return n;
 }
 
