@@ -9,6 +9,8 @@
  * one layer at a time (BLIT keeps the other aspect of a combined
  * depth/stencil format, as a clear of one aspect must). WAIT_FOR_IDLE
  * before and after orders the copy engine against draws. */
+#include <stdlib.h>
+
 #include "method_encoder_image.h"
 #include "vkppu_graphics.h"
 
@@ -137,21 +139,12 @@ void vkppu_cmd_clear_view_rect(struct vkppu_command_buffer *cmd,
    drv_emit_wait_for_idle(&cmd->pb);
 }
 
-VKAPI_ATTR void VKAPI_CALL vkppu_CmdClearAttachments(VkCommandBuffer commandBuffer,
-                                                     uint32_t attachmentCount,
-                                                     const VkClearAttachment *pAttachments,
-                                                     uint32_t rectCount, const VkClearRect *pRects)
+/* vkCmdClearAttachments in the render pass instance cmd is recording. */
+static void clear_attachments(struct vkppu_command_buffer *cmd, uint32_t attachmentCount,
+                              const VkClearAttachment *pAttachments, uint32_t rectCount,
+                              const VkClearRect *pRects)
 {
-   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    const struct vkppu_gfx_cmd_state *s = &cmd->gfx;
-   if (s->targets_inherited) {
-      /* The views are the primary's, unknown when this is recorded. */
-      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                   "vkCmdClearAttachments: not supported on vkppu in a secondary command buffer "
-                   "that continues dynamic rendering or a render pass without its framebuffer; "
-                   "nothing is cleared");
-      return;
-   }
    if (!s->pass || !s->framebuffer)
       return; /* VUID-vkCmdClearAttachments-renderpass */
    const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
@@ -186,4 +179,70 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdClearAttachments(VkCommandBuffer commandBuff
                                       (uint32_t)__builtin_ctz(views), 1, value);
       }
    }
+}
+
+/* Keeps a clear of a secondary that does not know its attachments for
+ * vkCmdExecuteCommands (struct vkppu_deferred_clear). */
+static void defer_clear(struct vkppu_command_buffer *cmd, uint32_t attachment_count,
+                        const VkClearAttachment *attachments, uint32_t rect_count,
+                        const VkClearRect *rects)
+{
+   if (cmd->pb.error != DRV_SUCCESS)
+      return;
+   struct vkppu_deferred_clear *grown =
+       realloc(cmd->deferred_clears, (cmd->deferred_clear_count + 1) * sizeof(*grown));
+   VkClearAttachment *a = malloc(attachment_count * sizeof(*a) + 1);
+   VkClearRect *r = malloc(rect_count * sizeof(*r) + 1);
+   if (grown)
+      cmd->deferred_clears = grown;
+   if (!grown || !a || !r) {
+      free(a);
+      free(r);
+      cmd->pb.error = DRV_ERROR_OUT_OF_HOST_MEMORY;
+      return;
+   }
+   memcpy(a, attachments, attachment_count * sizeof(*a));
+   memcpy(r, rects, rect_count * sizeof(*r));
+   /* What was recorded so far runs before the clear, what follows after. */
+   drv_pushbuf_close_segment(&cmd->pb);
+   cmd->deferred_clears[cmd->deferred_clear_count++] = (struct vkppu_deferred_clear){
+       .before_segment = cmd->pb.segment_count,
+       .before_job = cmd->job_count,
+       .attachment_count = attachment_count,
+       .rect_count = rect_count,
+       .attachments = a,
+       .rects = r,
+   };
+}
+
+void vkppu_cmd_run_deferred_clear(struct vkppu_command_buffer *primary,
+                                  const struct vkppu_deferred_clear *clear)
+{
+   clear_attachments(primary, clear->attachment_count, clear->attachments, clear->rect_count,
+                     clear->rects);
+}
+
+void vkppu_cmd_release_deferred_clears(struct vkppu_command_buffer *cmd)
+{
+   for (uint32_t i = 0; i < cmd->deferred_clear_count; i++) {
+      free(cmd->deferred_clears[i].attachments);
+      free(cmd->deferred_clears[i].rects);
+   }
+   free(cmd->deferred_clears);
+   cmd->deferred_clears = NULL;
+   cmd->deferred_clear_count = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdClearAttachments(VkCommandBuffer commandBuffer,
+                                                     uint32_t attachmentCount,
+                                                     const VkClearAttachment *pAttachments,
+                                                     uint32_t rectCount, const VkClearRect *pRects)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   if (cmd->gfx.targets_inherited) {
+      /* The views are the primary's, unknown while this is recorded. */
+      defer_clear(cmd, attachmentCount, pAttachments, rectCount, pRects);
+      return;
+   }
+   clear_attachments(cmd, attachmentCount, pAttachments, rectCount, pRects);
 }

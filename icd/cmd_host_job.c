@@ -35,20 +35,27 @@ void vkppu_cmd_add_host_job(struct vkppu_command_buffer *cmd, struct drv_host_jo
    cmd->jobs[cmd->job_count++] = (struct drv_host_job_ref){cmd->pb.segment_count, job};
 }
 
-void vkppu_cmd_append_host_jobs(struct vkppu_command_buffer *primary,
-                                const struct vkppu_command_buffer *secondary)
+void vkppu_cmd_append_host_job_range(struct vkppu_command_buffer *primary,
+                                     const struct vkppu_command_buffer *secondary,
+                                     uint32_t first_job, uint32_t end_job, uint32_t first_segment)
 {
-   if (!secondary->job_count || !reserve(primary, secondary->job_count))
+   if (end_job <= first_job || !reserve(primary, end_job - first_job))
       return;
-   /* The secondary's segments are appended right after this, starting at
-    * the primary's next segment index. */
+   /* The secondary's segments from first_segment on are appended right
+    * after this, starting at the primary's next segment index. */
    drv_pushbuf_close_segment(&primary->pb);
-   uint32_t base = primary->pb.segment_count;
-   for (uint32_t i = 0; i < secondary->job_count; i++) {
+   uint32_t base = primary->pb.segment_count - first_segment;
+   for (uint32_t i = first_job; i < end_job; i++) {
       drv_host_job_ref(secondary->jobs[i].job);
       primary->jobs[primary->job_count++] = (struct drv_host_job_ref){
           base + secondary->jobs[i].before_segment, secondary->jobs[i].job};
    }
+}
+
+void vkppu_cmd_append_host_jobs(struct vkppu_command_buffer *primary,
+                                const struct vkppu_command_buffer *secondary)
+{
+   vkppu_cmd_append_host_job_range(primary, secondary, 0, secondary->job_count, 0);
 }
 
 void vkppu_cmd_release_host_jobs(struct vkppu_command_buffer *cmd, bool free_array)

@@ -31,6 +31,7 @@ void vkppu_command_buffer_reset(struct vkppu_command_buffer *cmd)
    drv_pushbuf_reset(&cmd->pb);
    vkppu_cmd_upload_reset(cmd);
    vkppu_cmd_release_host_jobs(cmd, false);
+   vkppu_cmd_release_deferred_clears(cmd);
    vkppu_cmd_rendering_release(cmd);
    vkppu_cmd_imageless_release(cmd);
    memset(&cmd->compute, 0, sizeof(cmd->compute));
@@ -49,6 +50,7 @@ void vkppu_command_buffer_destroy(struct vkppu_command_buffer *cmd)
    drv_pushbuf_finish(&cmd->pb);
    vkppu_cmd_upload_reset(cmd);
    vkppu_cmd_release_host_jobs(cmd, true);
+   vkppu_cmd_release_deferred_clears(cmd);
    vkppu_cmd_rendering_release(cmd);
    vkppu_cmd_imageless_release(cmd);
    vkppu_object_finish(&cmd->base);
@@ -178,8 +180,21 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdExecuteCommands(VkCommandBuffer commandBuffe
    for (uint32_t i = 0; i < commandBufferCount; i++) {
       const struct vkppu_command_buffer *secondary =
           vkppu_command_buffer_from_handle(pCommandBuffers[i]);
-      vkppu_cmd_append_host_jobs(primary, secondary);
-      drv_pushbuf_append_segments(&primary->pb, secondary->pb.segments,
-                                  secondary->pb.segment_count);
+      /* The secondary's stream in pieces, its deferred clears (done here,
+       * in the primary's render pass instance) between them. */
+      uint32_t segment = 0, job = 0;
+      for (uint32_t k = 0; k <= secondary->deferred_clear_count; k++) {
+         bool last = k == secondary->deferred_clear_count;
+         const struct vkppu_deferred_clear *clear = last ? NULL : &secondary->deferred_clears[k];
+         uint32_t end_segment = last ? secondary->pb.segment_count : clear->before_segment;
+         uint32_t end_job = last ? secondary->job_count : clear->before_job;
+         vkppu_cmd_append_host_job_range(primary, secondary, job, end_job, segment);
+         drv_pushbuf_append_segments(&primary->pb, secondary->pb.segments + segment,
+                                     end_segment - segment);
+         if (clear)
+            vkppu_cmd_run_deferred_clear(primary, clear);
+         segment = end_segment;
+         job = end_job;
+      }
    }
 }

@@ -76,6 +76,22 @@ struct vkppu_command_buffer {
     * order; each runs before segment `before_segment` of pb. */
    struct drv_host_job_ref *jobs;
    uint32_t job_count, job_capacity;
+   /* Clears recorded where the views are not known (cmd_clear_rect.c):
+    * vkCmdExecuteCommands performs them, in recording order. */
+   struct vkppu_deferred_clear *deferred_clears;
+   uint32_t deferred_clear_count;
+};
+
+/* vkCmdClearAttachments in a secondary that continues a render pass or
+ * dynamic rendering without its framebuffer: the attachments are the
+ * primary's, so the clear is kept here and performed by
+ * vkCmdExecuteCommands between the segments and host jobs recorded before
+ * and after it. */
+struct vkppu_deferred_clear {
+   uint32_t before_segment, before_job;
+   uint32_t attachment_count, rect_count;
+   VkClearAttachment *attachments;
+   VkClearRect *rects;
 };
 VKPPU_DEFINE_HANDLE_CASTS(vkppu_command_buffer, VkCommandBuffer)
 
@@ -99,6 +115,16 @@ void vkppu_cmd_add_host_job(struct vkppu_command_buffer *cmd, struct drv_host_jo
 /* Appends a secondary's jobs, placed among the segments it appends next. */
 void vkppu_cmd_append_host_jobs(struct vkppu_command_buffer *primary,
                                 const struct vkppu_command_buffer *secondary);
+/* The same for the secondary's jobs [first_job, end_job), placed among its
+ * segments from first_segment on, which the caller appends next. */
+void vkppu_cmd_append_host_job_range(struct vkppu_command_buffer *primary,
+                                     const struct vkppu_command_buffer *secondary,
+                                     uint32_t first_job, uint32_t end_job, uint32_t first_segment);
+/* Performs a secondary's deferred clear in the primary's render pass
+ * instance, and frees a command buffer's deferred clears (cmd_clear_rect.c). */
+void vkppu_cmd_run_deferred_clear(struct vkppu_command_buffer *primary,
+                                  const struct vkppu_deferred_clear *clear);
+void vkppu_cmd_release_deferred_clears(struct vkppu_command_buffer *cmd);
 /* Releases every recorded job (reset); `free_array` also frees the list. */
 void vkppu_cmd_release_host_jobs(struct vkppu_command_buffer *cmd, bool free_array);
 

@@ -154,8 +154,17 @@ TEST_CASE(secondary_command_buffers_draw_inside_a_render_pass)
           .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .layout = layout, .pass = t.pass};
       VkPipeline pipe;
       VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
-      struct gvertex v[6];
+      /* A green rectangle, a red vkCmdClearAttachments rectangle inside it,
+       * then a second green draw over part of the red: the clear happens
+       * between the draws, also in a secondary that does not know the
+       * framebuffer (the primary performs it at vkCmdExecuteCommands). */
+      struct gvertex v[12];
       gtu_rect(v, 6, 2, 20, 30, 0.5f, GREEN);
+      gtu_rect(v + 6, 12, 12, 16, 16, 0.5f, GREEN);
+      const VkClearAttachment red = {.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT,
+                                     .colorAttachment = 0,
+                                     .clearValue = {.color = {{1, 0, 0, 1}}}};
+      const VkClearRect red_rect = {{{10, 10}, {4, 10}}, 0, 1};
       struct vkt_buffer vb;
       for (unsigned k = 0; k < 2; k++) {
          VkCommandBufferInheritanceInfo inh = {
@@ -170,6 +179,8 @@ TEST_CASE(secondary_command_buffers_draw_inside_a_render_pass)
             gtu_bind_vertex_buffer(sec, &vb);
             vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
             vkCmdDraw(sec, 6, 1, 0, 0);
+            vkCmdClearAttachments(sec, 1, &red, 1, &red_rect);
+            vkCmdDraw(sec, 6, 1, 6, 0);
             VKT_CHECK(vkEndCommandBuffer(sec));
 
             VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
@@ -188,6 +199,8 @@ TEST_CASE(secondary_command_buffers_draw_inside_a_render_pass)
                uint32_t want[GW * GH];
                gtu_fill(want, 0, 0, GW, GH, gtu_rgba(0, 0, 255, 255));
                gtu_fill(want, 6, 2, 20, 30, gtu_rgba(0, 255, 0, 255));
+               gtu_fill(want, 10, 10, 14, 20, gtu_rgba(255, 0, 0, 255));
+               gtu_fill(want, 12, 12, 16, 16, gtu_rgba(0, 255, 0, 255));
                CHECK(gtu_check(&t, want, 0,
                                k ? "secondary without the framebuffer" : "secondary") == 0);
             }
