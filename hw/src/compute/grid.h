@@ -1,6 +1,6 @@
 /* A grid in flight: the validated QMD as the SMs use it, snapshots of its
  * constant banks, and the state every SM of the chip shares while the grid
- * runs (the first fault, the abort flag and the watchdog count).
+ * runs (the first fault, the abort flag and the watchdog counts).
  *
  * The grid is written by the compute engine before the worker threads are
  * started on it and is read-only to them afterwards, except for the fields
@@ -37,6 +37,10 @@ struct ppu_grid {
    uint8_t *cbank[PPU_QMD_CBANK_COUNT]; /* host snapshots, NULL when size is 0 */
    uint32_t cbank_size[PPU_QMD_CBANK_COUNT];
    uint64_t watchdog_budget; /* warp instructions; 0 = none */
+   /* Instructions one warp may issue; 0 = none. A shader that never ends
+    * trips it however long legitimate grids run, since their warps end all
+    * along (docs/compute.md, "Watchdog"). */
+   uint64_t watchdog_per_warp;
    const struct ppu_timer *timer;
 
    /* Shared by the SMs. */
