@@ -15,8 +15,19 @@
 #include "stderr_capture.h"
 
 #define WORKGROUP 64u /* local_size_x of both shaders */
-#define HANG_BOUND_S 10.0
-#define DESTROY_BOUND_S 1.0
+
+/* The bounds are the release build's. Under ASan+UBSan (the second build of
+ * tools/run-tests.sh) the model runs many times slower and the case checks
+ * memory safety: the bounds widen 20x and the full-chip hang, the slowest
+ * to stop, is left out. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED true
+#else
+#define SANITIZED false
+#endif
+#define SLOWDOWN (SANITIZED ? 20.0 : 1.0)
+#define HANG_BOUND_S (10.0 * SLOWDOWN)
+#define DESTROY_BOUND_S (1.0 * SLOWDOWN)
 
 /* The loss's own report, and the "in use" errors the validation layer gives
  * when a lost device's objects are destroyed (as in test_compute_faults.c). */
@@ -196,7 +207,8 @@ static void check_hang_is_stopped(struct vkt_context *ctx, struct vkt_device *ot
                  device_r == VK_ERROR_DEVICE_LOST,
              "later waits -> %s, %s, %s", vkt_result_name(fence_r), vkt_result_name(queue_r),
              vkt_result_name(device_r));
-   CHECK_MSG(later_waits < 0.5, "later waits on the lost device took %.2f s", later_waits);
+   CHECK_MSG(later_waits < 0.5 * SLOWDOWN, "later waits on the lost device took %.2f s",
+             later_waits);
    CHECK_MSG(report && strstr(report, "WATCHDOG"), "the fault report does not say WATCHDOG");
    free(report);
    check_device_computes(other, "the other device after a hang");
@@ -213,7 +225,8 @@ TEST_CASE(hung_shader_loses_its_device_within_ten_seconds)
       /* One workgroup: two warps on one SM, so one host thread runs the
        * hang (the slowest to count up); then a grid filling every SM. */
       check_hang_is_stopped(&ctx, &other, 1, WAIT_FENCE);
-      check_hang_is_stopped(&ctx, &other, 1024, WAIT_QUEUE_IDLE);
+      if (!SANITIZED)
+         check_hang_is_stopped(&ctx, &other, 1024, WAIT_QUEUE_IDLE);
       check_hang_is_stopped(&ctx, &other, 3, WAIT_DEVICE_IDLE);
       vkt_device_destroy(&other);
    }
