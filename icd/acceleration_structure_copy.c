@@ -47,7 +47,20 @@ static enum vkppu_as_status serialize(struct vkppu_as_context *ctx, const struct
    return s;
 }
 
-static enum vkppu_as_status deserialize(struct vkppu_as_context *ctx, const struct vkppu_as_copy *c)
+/* The kind a structure header claims, 0 when it is none of the kinds. */
+static enum ppu_bvh_kind claimed_kind(const void *header)
+{
+   uint32_t kind = ((const struct ppu_bvh_header *)header)->kind;
+   return kind == PPU_BVH_KIND_TRIANGLES || kind == PPU_BVH_KIND_AABBS ||
+                  kind == PPU_BVH_KIND_INSTANCES
+              ? (enum ppu_bvh_kind)kind
+              : 0;
+}
+
+/* *source_kind: the kind of the structure in the blob, when the blob could
+ * be read that far (for a GENERIC destination's empty structure). */
+static enum vkppu_as_status deserialize(struct vkppu_as_context *ctx, const struct vkppu_as_copy *c,
+                                        enum ppu_bvh_kind *source_kind)
 {
    uint8_t head[BVH_SERIALIZED_HEADER_BYTES];
    enum vkppu_as_status s = vkppu_as_read_input(ctx, "serialized data", c->src, head, sizeof(head));
@@ -79,6 +92,11 @@ static enum vkppu_as_status deserialize(struct vkppu_as_context *ctx, const stru
       return VKPPU_AS_OUT_OF_MEMORY;
    }
    s = vkppu_as_read_input(ctx, "serialized data", c->src, blob, blob_size);
+   uint64_t handles;
+   memcpy(&handles, head + 48, sizeof(handles));
+   if (s == VKPPU_AS_OK && handles < blob_size / 8 &&
+       BVH_SERIALIZED_HEADER_BYTES + 8 * handles + sizeof(struct ppu_bvh_header) <= blob_size)
+      *source_kind = claimed_kind(blob + BVH_SERIALIZED_HEADER_BYTES + 8 * handles);
    if (s == VKPPU_AS_OK) {
       enum bvh_result r =
           bvh_deserialize(blob, blob_size, ctx->driver_uuid, compat, out, c->dst_size);
@@ -96,16 +114,35 @@ static enum vkppu_as_status deserialize(struct vkppu_as_context *ctx, const stru
    return s;
 }
 
+/* The kind of the empty structure a failed copy leaves: the destination's
+ * own type, as the application will use it — an empty bottom level where a
+ * ray query expects a top level faults the TTU (BAD_RAY_QUERY) and loses
+ * the device. A GENERIC destination has no type of its own until something
+ * is written into it, so it takes the kind the source claims. */
+static enum ppu_bvh_kind empty_kind(const struct vkppu_as_copy *c, enum ppu_bvh_kind source_kind)
+{
+   switch (c->dst_type) {
+   case VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR:
+      return PPU_BVH_KIND_INSTANCES;
+   case VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR:
+      return source_kind == PPU_BVH_KIND_AABBS ? PPU_BVH_KIND_AABBS : PPU_BVH_KIND_TRIANGLES;
+   default:
+      return source_kind ? source_kind : PPU_BVH_KIND_TRIANGLES;
+   }
+}
+
 enum vkppu_as_status vkppu_as_copy_run(struct vkppu_as_context *ctx, const struct vkppu_as_copy *c)
 {
    enum vkppu_as_status s;
+   enum ppu_bvh_kind source_kind = 0;
    if (c->kind == VKPPU_AS_COPY_DESERIALIZE) {
-      s = deserialize(ctx, c);
+      s = deserialize(ctx, c, &source_kind);
    } else {
       void *bvh;
       uint64_t size;
       s = vkppu_as_read_structure(ctx, c->src, c->src_size, &bvh, &size);
       if (s == VKPPU_AS_OK) {
+         source_kind = claimed_kind(bvh);
          s = c->kind == VKPPU_AS_COPY_SERIALIZE ? serialize(ctx, c, bvh)
                                                 : copy_structure(ctx, c, bvh, size);
          free(bvh);
@@ -113,7 +150,7 @@ enum vkppu_as_status vkppu_as_copy_run(struct vkppu_as_context *ctx, const struc
    }
    /* A failed copy into a structure leaves it empty, never half written. */
    if (s == VKPPU_AS_INVALID && c->kind != VKPPU_AS_COPY_SERIALIZE)
-      vkppu_as_write_empty(ctx, c->dst, c->dst_size, PPU_BVH_KIND_TRIANGLES);
+      vkppu_as_write_empty(ctx, c->dst, c->dst_size, empty_kind(c, source_kind));
    return s;
 }
 
@@ -197,6 +234,12 @@ static void structure_range(VkAccelerationStructureKHR handle, uint64_t *va, uin
    *size = as ? as->size : 0;
 }
 
+static VkAccelerationStructureTypeKHR structure_type(VkAccelerationStructureKHR handle)
+{
+   const struct vkppu_acceleration_structure *as = vkppu_acceleration_structure_from_handle(handle);
+   return as ? as->type : VK_ACCELERATION_STRUCTURE_TYPE_GENERIC_KHR;
+}
+
 void vkppu_as_copy_from_info(const VkCopyAccelerationStructureInfoKHR *info,
                              struct vkppu_as_copy *out)
 {
@@ -204,6 +247,7 @@ void vkppu_as_copy_from_info(const VkCopyAccelerationStructureInfoKHR *info,
                                                                              : VKPPU_AS_COPY_CLONE;
    structure_range(info->src, &out->src, &out->src_size);
    structure_range(info->dst, &out->dst, &out->dst_size);
+   out->dst_type = structure_type(info->dst);
 }
 
 void vkppu_as_copy_to_memory(VkAccelerationStructureKHR src, uint64_t dst,
@@ -213,6 +257,7 @@ void vkppu_as_copy_to_memory(VkAccelerationStructureKHR src, uint64_t dst,
    structure_range(src, &out->src, &out->src_size);
    out->dst = dst;
    out->dst_size = 0;
+   out->dst_type = VK_ACCELERATION_STRUCTURE_TYPE_GENERIC_KHR; /* memory, not a structure */
 }
 
 void vkppu_as_copy_from_memory(uint64_t src, VkAccelerationStructureKHR dst,
@@ -222,6 +267,7 @@ void vkppu_as_copy_from_memory(uint64_t src, VkAccelerationStructureKHR dst,
    out->src = src;
    out->src_size = 0;
    structure_range(dst, &out->dst, &out->dst_size);
+   out->dst_type = structure_type(dst);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL

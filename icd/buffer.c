@@ -52,7 +52,17 @@ VKAPI_ATTR void VKAPI_CALL vkppu_DestroyBuffer(VkDevice device, VkBuffer buffer,
 static void buffer_requirements(const struct vkppu_device *dev, VkDeviceSize size,
                                 VkMemoryRequirements *out)
 {
-   out->size = (size + BUFFER_ALIGNMENT - 1) & ~(VkDeviceSize)(BUFFER_ALIGNMENT - 1);
+   /* Rounding up a size within BUFFER_ALIGNMENT - 1 of 2^64 would wrap to a
+    * tiny requirement, smaller than the buffer (CTS
+    * api.buffer.basic.size_max_uint64 wants size >= the buffer's). Such a
+    * buffer needs UINT64_MAX: no heap is that large, so vkAllocateMemory
+    * refuses it with VK_ERROR_OUT_OF_DEVICE_MEMORY. The spec does not ask
+    * the size to be a multiple of the alignment, and it stays monotonic in
+    * the buffer's size, which the spec does ask. */
+   if (size > UINT64_MAX - (BUFFER_ALIGNMENT - 1))
+      out->size = UINT64_MAX;
+   else
+      out->size = (size + BUFFER_ALIGNMENT - 1) & ~(VkDeviceSize)(BUFFER_ALIGNMENT - 1);
    out->alignment = BUFFER_ALIGNMENT;
    /* Every memory type can back a buffer. */
    out->memoryTypeBits = (1u << dev->physical_device->memory.memoryTypeCount) - 1u;

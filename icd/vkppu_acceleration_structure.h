@@ -164,6 +164,9 @@ struct vkppu_as_copy {
    enum vkppu_as_copy_kind kind;
    uint64_t src, src_size; /* structure VA and size, or input address (size unknown: 0) */
    uint64_t dst, dst_size; /* structure VA and size, or output address (0 size) */
+   /* The destination structure's type: a failed copy leaves an empty
+    * structure of this type (GENERIC: of the source's kind when known). */
+   VkAccelerationStructureTypeKHR dst_type;
 };
 enum vkppu_as_status vkppu_as_copy_run(struct vkppu_as_context *ctx,
                                        const struct vkppu_as_copy *copy);

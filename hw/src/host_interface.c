@@ -432,6 +432,9 @@ void ppu_channel_destroy(struct ppu_channel *ch)
    struct ppu_host_interface *hi = ch->hi;
    pthread_mutex_lock(&hi->lock);
    hi->channels[ch->slot] = NULL; /* never picked again */
+   /* A turn already running may be a draw whose shader never ends: stop it
+    * (compute grids, which outlive turns, are stopped in channel_free). */
+   atomic_store_explicit(&ch->ctx.graphics.cancel, true, memory_order_relaxed);
    /* A stalled channel is not being served, so this does not wait on its
     * semaphore; it only waits out a turn already running. */
    while (hi->serving == ch)

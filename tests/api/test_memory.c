@@ -224,6 +224,77 @@ TEST_CASE(buffer_memory_requirements_follow_spec_rules)
    vkt_teardown(&ctx, &dev);
 }
 
+/* Buffers whose size is within an alignment of 2^64: rounding their
+ * memory requirement up must not wrap to a small size (CTS
+ * api.buffer.basic.size_max_uint64 creates a UINT64_MAX buffer and wants
+ * size >= the buffer's). vkCreateBuffer may instead refuse with an
+ * out-of-memory error, as the CTS allows. A requirement no heap can hold
+ * then fails at vkAllocateMemory with VK_ERROR_OUT_OF_DEVICE_MEMORY
+ * (checked on vkppu: allocating more than a heap is invalid usage, which
+ * the validation layer reports and this case expects). */
+TEST_CASE(huge_buffer_requirements_do_not_wrap)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   const VkDeviceSize sizes[] = {(VkDeviceSize)1 << 40, (VkDeviceSize)1 << 63, UINT64_MAX - 256,
+                                 UINT64_MAX - 255,      UINT64_MAX - 1,        UINT64_MAX};
+   VkMemoryRequirements previous = {0};
+   for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+      VkBufferCreateInfo bci = {
+          .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+          .size = sizes[s],
+          .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+          .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      };
+      VkBuffer buf = VK_NULL_HANDLE;
+      VkResult r = vkCreateBuffer(dev.device, &bci, NULL, &buf);
+      if (r != VK_SUCCESS) {
+         CHECK_MSG(r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY,
+                   "vkCreateBuffer(size %#llx) -> %s", (unsigned long long)sizes[s],
+                   vkt_result_name(r));
+         continue;
+      }
+      VkMemoryRequirements req;
+      vkGetBufferMemoryRequirements(dev.device, buf, &req);
+      VkMemoryRequirements2 req2 = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+      VkBufferMemoryRequirementsInfo2 info = {
+          .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2, .buffer = buf};
+      vkGetBufferMemoryRequirements2KHR(dev.device, &info, &req2);
+      vkDestroyBuffer(dev.device, buf, NULL);
+      printf("  buffer of %#llx bytes needs %#llx\n", (unsigned long long)sizes[s],
+             (unsigned long long)req.size);
+      CHECK_MSG(req.size >= sizes[s], "size %#llx: requirement %#llx is smaller",
+                (unsigned long long)sizes[s], (unsigned long long)req.size);
+      CHECK_MSG(req2.memoryRequirements.size == req.size,
+                "size %#llx: vkGetBufferMemoryRequirements2KHR says %#llx, not %#llx",
+                (unsigned long long)sizes[s], (unsigned long long)req2.memoryRequirements.size,
+                (unsigned long long)req.size);
+      CHECK_MSG(req.size >= previous.size, "size %#llx needs less memory than a smaller buffer",
+                (unsigned long long)sizes[s]);
+      previous = req;
+      uint32_t type = vkt_find_memory_type(&ctx, req.memoryTypeBits, 0, 0);
+      if (!ctx.is_vkppu || type == VKT_NO_MEMORY_TYPE)
+         continue;
+      VkMemoryAllocateInfo mai = {
+          .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+          .allocationSize = req.size,
+          .memoryTypeIndex = type,
+      };
+      static const char *const expected[] = {"VUID-vkAllocateMemory-pAllocateInfo-01713", NULL};
+      vkt_tolerate_begin(expected);
+      VkDeviceMemory mem = VK_NULL_HANDLE;
+      r = vkAllocateMemory(dev.device, &mai, NULL, &mem);
+      vkt_tolerate_end();
+      CHECK_MSG(r == VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory(%#llx) -> %s",
+                (unsigned long long)req.size, vkt_result_name(r));
+      if (r == VK_SUCCESS)
+         vkFreeMemory(dev.device, mem, NULL);
+   }
+   vkt_teardown(&ctx, &dev);
+}
+
 /* Every memory type a transfer buffer may use really holds data: the GPU
  * fills a buffer in each, and copies it to a host-visible one. */
 TEST_CASE(every_allowed_memory_type_backs_a_buffer)

@@ -1026,6 +1026,101 @@ done:
    rig_destroy(&r);
 }
 
+/* Traces the scene's rays through `tlas`, which must be empty: every ray
+ * misses and no candidate is reported. */
+static void check_every_ray_misses(struct rig *r, const struct accel *tlas)
+{
+   struct ray_case c[MAX_RAYS];
+   struct ray rays[MAX_RAYS];
+   struct ray_result got[MAX_RAYS];
+   uint32_t n = scene_cases(c);
+   for (uint32_t i = 0; i < n; i++)
+      rays[i] = c[i].ray;
+   if (trace(r, tlas, rays, n, got, false))
+      for (uint32_t i = 0; i < n; i++)
+         check_result(i, &miss, &got[i], 0);
+}
+
+/* Serialized data that fails validation: the structure inside the blob
+ * (after the header's N bottom-level handles) loses its BVH magic. */
+static void corrupt_serialized(uint8_t *blob)
+{
+   uint64_t handles;
+   memcpy(&handles, blob + 48, sizeof(handles));
+   memset(blob + 56 + 8 * handles, 0, 4);
+}
+
+/* A deserialization into a top level that fails (corrupt data) must leave
+ * a valid empty TOP level (docs/acceleration-structures.md): a ray query
+ * through it misses. A bottom level left there instead made the TTU fault
+ * and lost the device. On the GPU timeline (a job) and, where reported, as
+ * a host command. vkppu only: corrupt data is invalid usage elsewhere. */
+TEST_CASE(failed_deserialization_leaves_an_empty_top_level)
+{
+   struct rig r;
+   if (!rig_create(&r))
+      return;
+   if (!r.ctx.is_vkppu) {
+      vkt_skip("corrupt serialized data is undefined behaviour on %s", r.ctx.props.deviceName);
+      rig_destroy(&r);
+      return;
+   }
+   struct scene s;
+   struct vkt_buffer blob = {0};
+   if (!scene_build(&r, false, 0, &s))
+      goto done;
+   uint64_t size =
+       device_property(&r, &s.tlas, VK_QUERY_TYPE_ACCELERATION_STRUCTURE_SERIALIZATION_SIZE_KHR);
+   CHECK(size > 56);
+   VKT_CHECK(
+       vkt_buffer_create(&r.dev, size,
+                         VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                             VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR,
+                         VKT_MEMORY_HOST, &blob));
+   if (size <= 56 || !blob.buffer)
+      goto done;
+   VkCopyAccelerationStructureToMemoryInfoKHR out = {
+       .sType = VK_STRUCTURE_TYPE_COPY_ACCELERATION_STRUCTURE_TO_MEMORY_INFO_KHR,
+       .src = s.tlas.handle,
+       .dst.deviceAddress = buffer_address(&r, blob.buffer),
+       .mode = VK_COPY_ACCELERATION_STRUCTURE_MODE_SERIALIZE_KHR};
+   copy_on_device(&r, NULL, &out, NULL);
+   corrupt_serialized(blob.map);
+
+   struct accel dst;
+   if (accel_create(&r, VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR, s.tlas.storage.size, false,
+                    &dst)) {
+      VkCopyMemoryToAccelerationStructureInfoKHR in = {
+          .sType = VK_STRUCTURE_TYPE_COPY_MEMORY_TO_ACCELERATION_STRUCTURE_INFO_KHR,
+          .src.deviceAddress = buffer_address(&r, blob.buffer),
+          .dst = dst.handle,
+          .mode = VK_COPY_ACCELERATION_STRUCTURE_MODE_DESERIALIZE_KHR};
+      copy_on_device(&r, NULL, NULL, &in);
+      check_every_ray_misses(&r, &dst);
+   }
+   accel_destroy(&r, &dst);
+
+   if (r.host_commands && accel_create(&r, VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR,
+                                       s.tlas.storage.size, true, &dst)) {
+      VkCopyMemoryToAccelerationStructureInfoKHR in = {
+          .sType = VK_STRUCTURE_TYPE_COPY_MEMORY_TO_ACCELERATION_STRUCTURE_INFO_KHR,
+          .src.hostAddress = blob.map,
+          .dst = dst.handle,
+          .mode = VK_COPY_ACCELERATION_STRUCTURE_MODE_DESERIALIZE_KHR};
+      static const char *const expected[] = {"invalid input", NULL};
+      vkt_tolerate_begin(expected);
+      VKT_CHECK_RESULT(vkCopyMemoryToAccelerationStructureKHR(r.dev.device, VK_NULL_HANDLE, &in),
+                       VK_ERROR_UNKNOWN);
+      CHECK(vkt_tolerate_end() == 1);
+      check_every_ray_misses(&r, &dst);
+   }
+   accel_destroy(&r, &dst);
+done:
+   vkt_buffer_destroy(&r.dev, &blob);
+   scene_destroy(&r, &s);
+   rig_destroy(&r);
+}
+
 TEST_CASE(indirect_build_reads_its_ranges_from_memory)
 {
    struct rig r;

@@ -67,6 +67,7 @@ TEST_CASE(defaults_are_todays_chip)
    CHECK_EQ_U64(c.shared_memory_per_sm, 48u << 10);
    CHECK_EQ_U64(c.host_worker_threads, 0);
    CHECK_EQ_U64(c.watchdog_warp_instructions, 1ull << 34);
+   CHECK_EQ_U64(c.watchdog_instructions_per_warp, 1ull << 19);
    CHECK(c.mode == PPU_GPU_MODE_FUNCTIONAL);
    CHECK(!c.ttu_predictor.enabled);
 

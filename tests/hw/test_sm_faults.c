@@ -116,6 +116,43 @@ TEST_CASE(infinite_loop_ends_in_watchdog_fault_naming_the_pc)
    hwc_finish(&h);
 }
 
+/* The per-warp budget stops a warp that never ends even with no budget on
+ * the grid, and counts each warp on its own: a grid whose warps together
+ * issue far more than it, each staying under it, runs to the end. */
+TEST_CASE(warp_that_never_ends_is_stopped_by_its_own_count)
+{
+   static struct hwc h;
+   struct ppu_gpu_config cfg;
+   ppu_gpu_config_default(&cfg);
+   cfg.vram_size = 256ull << 20;
+   cfg.max_channels = 16;
+   cfg.watchdog_warp_instructions = 0;
+   cfg.watchdog_instructions_per_warp = 5000;
+   REQUIRE(hwc_init(&h, &cfg));
+   /* 64 workgroups of 4 warps, each warp 2 + 3 * 1000 instructions: 256
+    * warps, 768 K instructions together, 3002 per warp. */
+   uint64_t prog = hwc_program(&h, "MOV R1, 0\n"
+                                   "loop: IADD.U32 R1, R1, 1\n"
+                                   "ISETP.LT.U32 P0, R1, 1000, PT\n"
+                                   "@P0 BRA loop\n"
+                                   "EXIT\n");
+   struct ppu_qmd q;
+   hwc_qmd_defaults(&h, &q, prog);
+   q.workgroup_size[0] = 128;
+   q.grid_size[0] = 64;
+   struct ppu_fault f;
+   bool ok = hwc_launch(&h, &q, 0, &f);
+   CHECK_MSG(ok, "a grid of short warps faulted: %s (%s)", ppu_fault_kind_name(f.kind), f.detail);
+   if (!ok)
+      REQUIRE(hwt_channel_restart(&h.c, "compute"));
+   REQUIRE(run_expect_fault(&h, "NOP\nspin: IADD.U32 R1, R1, 1\nBRA spin\n", &f, &prog));
+   CHECK_EQ_U64(f.kind, PPU_FAULT_WATCHDOG);
+   CHECK(f.pc == prog + 16 || f.pc == prog + 32);
+   CHECK_MSG(strstr(f.detail, "warp issued 5000 instructions without ending") != NULL, "detail: %s",
+             f.detail);
+   hwc_finish(&h);
+}
+
 TEST_CASE(simt_stack_misuse_faults)
 {
    static struct hwc h;

@@ -39,15 +39,16 @@ struct ppu_gpu_config {
    /* Compute engine (docs/compute.md). The GPC/TPC/SM hierarchy follows
     * the beam-tracing seed's PPU; resource limits decide how many
     * workgroups of a grid an SM holds at once. */
-   uint32_t gpc_count;                  /* gpu.gpcs */
-   uint32_t tpcs_per_gpc;               /* gpu.tpcs_per_gpc */
-   uint32_t sms_per_tpc;                /* gpu.sms_per_tpc */
-   uint32_t max_warps_per_sm;           /* sm.warps_max */
-   uint32_t max_workgroups_per_sm;      /* sm.workgroups_max */
-   uint32_t registers_per_sm;           /* sm.registers (32-bit) */
-   uint32_t shared_memory_per_sm;       /* sm.shared_memory, bytes */
-   uint32_t host_worker_threads;        /* host.worker_threads; 0 = one per host CPU (max 16) */
-   uint64_t watchdog_warp_instructions; /* compute.watchdog_warp_instructions; 0 = none */
+   uint32_t gpc_count;                      /* gpu.gpcs */
+   uint32_t tpcs_per_gpc;                   /* gpu.tpcs_per_gpc */
+   uint32_t sms_per_tpc;                    /* gpu.sms_per_tpc */
+   uint32_t max_warps_per_sm;               /* sm.warps_max */
+   uint32_t max_workgroups_per_sm;          /* sm.workgroups_max */
+   uint32_t registers_per_sm;               /* sm.registers (32-bit) */
+   uint32_t shared_memory_per_sm;           /* sm.shared_memory, bytes */
+   uint32_t host_worker_threads;            /* host.worker_threads; 0 = one per host CPU (max 16) */
+   uint64_t watchdog_warp_instructions;     /* compute.watchdog_warp_instructions; 0 = none */
+   uint64_t watchdog_instructions_per_warp; /* compute.watchdog_instructions_per_warp; 0 = none */
    struct ppu_ttu_predictor_config ttu_predictor;
 
    enum ppu_gpu_mode mode; /* gpu.mode */

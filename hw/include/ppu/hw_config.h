@@ -259,8 +259,13 @@ enum ppu_hw_config_use {
    X(COMPUTE_WATCHDOG_WARP_INSTRUCTIONS, "compute.watchdog_warp_instructions", PPU_HWCFG_INT,      \
      watchdog_warp_instructions, 1ull << 34, 0, PPU_HWCFG_U64_MAX, 0, "instructions",              \
      PPU_HWCFG_USE_MODEL, NULL,                                                                    \
-     "warp instructions a grid may issue before it faults with WATCHDOG; 0 = no watchdog "         \
-     "(the environment variable VKPPU_WATCHDOG_WARP_INSTRUCTIONS overrides it)")                   \
+     "warp instructions a grid's warps together may issue before it faults with WATCHDOG; 0 = "    \
+     "no grid budget (the environment variable VKPPU_WATCHDOG_WARP_INSTRUCTIONS overrides it)")    \
+   X(COMPUTE_WATCHDOG_INSTRUCTIONS_PER_WARP, "compute.watchdog_instructions_per_warp",             \
+     PPU_HWCFG_INT, watchdog_instructions_per_warp, 1ull << 19, 0, PPU_HWCFG_U64_MAX, 0,           \
+     "instructions", PPU_HWCFG_USE_MODEL, NULL,                                                    \
+     "instructions one warp may issue before it faults with WATCHDOG: stops a shader that never "  \
+     "ends within seconds however long legitimate grids run; 0 = off (docs/compute.md)")           \
    X(HOST_WORKER_THREADS, "host.worker_threads", PPU_HWCFG_INT, host_worker_threads, 0, 0, 16, 0,  \
      "threads", PPU_HWCFG_USE_MODEL, NULL,                                                         \
      "host threads running the SMs; 0 = one per host CPU (at most 16). Changes speed, never "      \

@@ -29,6 +29,11 @@ void ppu_grid_report_fault(struct ppu_grid *g, const struct ppu_fault *f)
    atomic_store_explicit(&g->abort, true, memory_order_relaxed);
 }
 
+void ppu_grid_cancel(struct ppu_grid *g)
+{
+   atomic_store_explicit(&g->abort, true, memory_order_relaxed);
+}
+
 /* Runs the worker's SMs on the current grid until the CWDU has no more
  * workgroups for them and none is resident, or the grid aborts. */
 static void run_grid(struct ppu_compute_engine *ce, uint32_t worker, struct ppu_grid *grid)
@@ -343,6 +348,11 @@ void ppu_compute_engine_channel_finish(struct ppu_compute_engine *ce,
 {
    if (!ctx->in_flight)
       return;
+   /* Nobody can see the grid's results any more, and it may never end on
+    * its own (a shader that loops, a grid of 2^48 workgroups): stop it. The
+    * workers notice between warp runs, so this waits for at most one run
+    * (PPU_SM_ISSUE_QUANTUM instructions) per worker. */
+   ppu_grid_cancel(ctx->in_flight);
    grid_ended(ce, true);
    finish_grid(ce, ctx, NULL);
 }
@@ -396,6 +406,7 @@ static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_c
    g->pd_pa = pd_pa;
    g->timer = ce->timer;
    g->watchdog_budget = ce->cfg.watchdog_warp_instructions;
+   g->watchdog_per_warp = ce->cfg.watchdog_instructions_per_warp;
    ppu_counter_add(ce->counters, PPU_COUNTER_COMPUTE_GRIDS, 1);
    if (!ppu_compute_load_constant_banks(ce, &q, g, fault)) {
       ppu_grid_free(g);

@@ -1,6 +1,6 @@
 /* A grid in flight: the validated QMD as the SMs use it, snapshots of its
  * constant banks, and the state every SM of the chip shares while the grid
- * runs (the first fault, the abort flag and the watchdog count).
+ * runs (the first fault, the abort flag and the watchdog counts).
  *
  * The grid is written by the compute engine before the worker threads are
  * started on it and is read-only to them afterwards, except for the fields
@@ -37,7 +37,17 @@ struct ppu_grid {
    uint8_t *cbank[PPU_QMD_CBANK_COUNT]; /* host snapshots, NULL when size is 0 */
    uint32_t cbank_size[PPU_QMD_CBANK_COUNT];
    uint64_t watchdog_budget; /* warp instructions; 0 = none */
+   /* Instructions one warp may issue; 0 = none. A shader that never ends
+    * trips it however long legitimate grids run, since their warps end all
+    * along (docs/compute.md, "Watchdog and cancellation"). */
+   uint64_t watchdog_per_warp;
    const struct ppu_timer *timer;
+
+   /* A flag the grid's channel raises when it is destroyed, for grids its
+    * destroyer cannot reach otherwise (a draw's programs, running inside
+    * the channel's turn); NULL for compute grids, which
+    * ppu_compute_engine_channel_finish cancels itself. */
+   const _Atomic bool *cancel;
 
    /* Shared by the SMs. */
    _Atomic uint64_t warp_instructions; /* for the watchdog, added in batches */
@@ -50,10 +60,15 @@ struct ppu_grid {
 /* Records f as the grid's fault unless an earlier one is there, and tells
  * every SM to stop. Any thread. */
 void ppu_grid_report_fault(struct ppu_grid *g, const struct ppu_fault *f);
+/* Tells every SM to stop without a fault: the grid's results are no longer
+ * wanted (its channel is being destroyed). SMs stop between warp runs. Any
+ * thread. */
+void ppu_grid_cancel(struct ppu_grid *g);
 
 static inline bool ppu_grid_aborted(const struct ppu_grid *g)
 {
-   return atomic_load_explicit(&g->abort, memory_order_relaxed);
+   return atomic_load_explicit(&g->abort, memory_order_relaxed) ||
+          (g->cancel && atomic_load_explicit(g->cancel, memory_order_relaxed));
 }
 
 #endif /* PPU_COMPUTE_GRID_H */

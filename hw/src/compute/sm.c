@@ -143,6 +143,7 @@ void ppu_sm_launch_workgroup(struct ppu_sm *sm, uint64_t index)
       uint32_t lanes = g->threads_per_workgroup - first_thread;
       w->state = PPU_WARP_READY;
       w->pc = 0;
+      w->issued = 0;
       w->live = lanes >= PPU_WARP_SIZE ? 0xffffffffu : (1u << lanes) - 1;
       w->active = w->live;
       memset(w->pred, 0, sizeof(w->pred));
@@ -286,6 +287,14 @@ static inline enum ppu_exec_result issue(struct ppu_exec *x, const struct ppu_ic
    if (in->illegal) {
       ppu_exec_fault(x, PPU_FAULT_ILLEGAL_INSTRUCTION, 0, false, "illegal instruction: %s",
                      in->illegal);
+      return PPU_EXEC_FAULT;
+   }
+   /* Counted per warp, at issue, so the count is the same in both modes and
+    * however warps are scheduled, and the fault names the looping PC. */
+   if (x->grid->watchdog_per_warp && ++w->issued > x->grid->watchdog_per_warp) {
+      ppu_exec_fault(x, PPU_FAULT_WATCHDOG, 0, false,
+                     "warp issued %llu instructions without ending",
+                     (unsigned long long)x->grid->watchdog_per_warp);
       return PPU_EXEC_FAULT;
    }
    x->exec = ppu_warp_exec_mask(w, &in->f);

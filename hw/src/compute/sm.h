@@ -84,6 +84,7 @@ struct ppu_warp {
    uint32_t pred[PPU_PRED_COUNT + 1]; /* lane masks; pred[PPU_PT] stays all ones */
    uint32_t (*reg)[PPU_WARP_SIZE];    /* register_count vectors */
    uint64_t age;                      /* launch order, for the scheduler */
+   uint64_t issued;                   /* instructions since launch, for the watchdog */
    uint32_t wg_slot;
    uint32_t warp_in_wg;
    uint32_t stack_depth;

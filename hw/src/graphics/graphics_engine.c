@@ -46,6 +46,12 @@ static enum ppu_method_status draw(struct ppu_graphics_engine *ge, struct ppu_gr
       free(d);
       return PPU_METHOD_FAULT;
    }
+   /* The programs' grids run on this (the model) thread inside this turn;
+    * the channel's destroyer can only reach them through the flag. */
+   if (d->vp.grid)
+      d->vp.grid->cancel = &ctx->cancel;
+   if (d->fp.grid)
+      d->fp.grid->cancel = &ctx->cancel;
    bool ok;
    if (action == PPU_GFX_ACTION_DRAW) {
       struct gfx_draw_params p = {
@@ -67,6 +73,10 @@ static enum ppu_method_status draw(struct ppu_graphics_engine *ge, struct ppu_gr
    ok = gfx_draw_end(d, ok, &samples);
    free(d);
    ctx->samples_passed += samples;
+   /* A cancelled draw is no fault: its channel is being destroyed and is
+    * never served again, so leaving the method stalled ends it quietly. */
+   if (!ok && atomic_load_explicit(&ctx->cancel, memory_order_relaxed))
+      return PPU_METHOD_STALL;
    return ok ? PPU_METHOD_DONE : PPU_METHOD_FAULT;
 }
 

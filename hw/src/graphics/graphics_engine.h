@@ -12,6 +12,7 @@
 #ifndef PPU_GRAPHICS_ENGINE_H
 #define PPU_GRAPHICS_ENGINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +30,9 @@ struct ppu_graphics_context {
    uint64_t samples_passed; /* ZROP's passing samples of every draw so far */
    uint64_t query_begin;    /* samples_passed at QUERY_BEGIN */
    bool query_active;       /* between QUERY_BEGIN and QUERY_END: samples are counted */
+   /* Set by ppu_channel_destroy: a draw in progress stops at the next warp
+    * run without a fault, since nobody is left to see its results. */
+   _Atomic bool cancel;
 };
 
 struct ppu_graphics_engine {

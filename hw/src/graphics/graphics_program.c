@@ -111,6 +111,7 @@ bool gfx_program_load(struct ppu_compute_engine *ce, struct ppu_mmu_client *mmu,
    g->pd_pa = pd_pa;
    g->timer = ce->timer;
    g->watchdog_budget = ce->cfg.watchdog_warp_instructions;
+   g->watchdog_per_warp = ce->cfg.watchdog_instructions_per_warp;
    if (!ppu_compute_load_constant_banks(ce, &q, g, fault)) {
       ppu_grid_free(g);
       return false;
