@@ -8,7 +8,7 @@ nothing of it enters the repository, so CI does not run this.
 
 usage: tools/cts.py --deqp-dir DIR GROUP... [--sample N] [--seed K]
                     [--out DIR] [--drivers vkppu,lavapipe] [--case-timeout S]
-                    [--group-cap S] [--expected FILE]
+                    [--group-cap S] [--expected FILE] [--vkppu-icd JSON]
 
 GROUP is a case-name prefix below dEQP-VK (api.info, compute.pipeline.basic,
 ray_query); a group with more than --sample cases runs a fixed-seed sample of
@@ -105,7 +105,10 @@ def main():
     ap.add_argument("--case-timeout", type=float, default=120)
     ap.add_argument("--group-cap", type=float, default=3600)
     ap.add_argument("--expected", default=os.path.join(REPO, "docs", "conformance-expected.txt"))
+    ap.add_argument("--vkppu-icd", default=ICDS["vkppu"],
+                    help="the vkppu manifest (a copy lets the build tree change during a run)")
     args = ap.parse_args()
+    ICDS["vkppu"] = os.path.abspath(args.vkppu_icd)
     args.deqp_dir = os.path.abspath(args.deqp_dir)
     drivers = args.drivers.split(",")
     for d in drivers:

@@ -38,6 +38,11 @@ enum frame_slot {
    SLOT_PENDING,  /* an intersection shader reported an accepted hit */
    SLOT_OUTCOME,  /* any-hit: 0 accept, 1 ignore, 2 terminate */
    SLOT_REPORTED, /* OpReportIntersectionKHR's result */
+   /* The Ray Flags operand of OpTraceRayKHR as the shader passed it
+    * (IncomingRayFlagsKHR): the ray-query object's flags also hold the
+    * pipeline's SKIP_TRIANGLES / SKIP_AABBS, which the built-in must not
+    * show. */
+   SLOT_INCOMING_FLAGS,
    SLOT_COUNT,
 };
 #define FRAME_COMMITTED_ATTR PPU_RAY_QUERY_BYTES
@@ -770,6 +775,7 @@ static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
    uint32_t f = t.frame;
    local_at(c, f, PPU_RQ_OFFSET_TLAS, xl_comp(c, accel, 0), true, PPU_TYPE_U64);
    store_at(c, f, PPU_RQ_OFFSET_FLAGS, t.flags);
+   store_at(c, f, SLOT(SLOT_INCOMING_FLAGS), word[0]);
    store_at(c, f, PPU_RQ_OFFSET_CULL_MASK, word[1]);
    for (uint32_t k = 0; k < 3; k++) {
       store_at(c, f, PPU_RQ_OFFSET_ORIGIN + 4 * k, xl_comp(c, origin, k));
@@ -858,15 +864,24 @@ static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
    store_at(c, f, SLOT(SLOT_CANDIDATE_T), t);
    store_at(c, f, SLOT(SLOT_CANDIDATE_KIND), kind);
    /* The any-hit shader of the group this intersection shader runs for
-    * (groups may share an intersection shader). */
+    * (groups may share an intersection shader), for a non-opaque AABB only:
+    * the TTU's candidate says whether it is, the geometry's flag with the
+    * instance's FORCE_(NO_)OPAQUE and the ray's (NO_)OPAQUE applied
+    * (Vulkan "Ray Opacity Culling"). */
    if (pipeline_has(c, runs_own_any_hit)) {
       struct trace_site site = {0};
       site.frame = f;
       site.payload = self->payload;
       site.record = self->record;
       site.depth = self->depth;
+      compare_imm(
+          c,
+          load_at(c, f, PPU_RQ_OFFSET_CANDIDATE + offsetof(struct ppu_ray_query_hit, aabb_opaque)),
+          PPU_CMP_EQ, 0);
+      struct if_block not_opaque = if_begin(c, false);
       group_switch(c, load_global(c, self->record, 0, PPU_TYPE_U32), runs_own_any_hit, call_any_hit,
                    &site);
+      if_end(c, not_opaque);
    }
    outcome = load_at(c, f, SLOT(SLOT_OUTCOME));
    compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
@@ -997,7 +1012,7 @@ uint32_t xl_rt_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k)
       break;
    case SPIRV_BUILT_IN_IncomingRayFlagsKHR:
       if (ray)
-         return load_at(c, f, PPU_RQ_OFFSET_FLAGS);
+         return load_at(c, f, SLOT(SLOT_INCOMING_FLAGS));
       break;
    case SPIRV_BUILT_IN_CullMaskKHR:
       if (ray)

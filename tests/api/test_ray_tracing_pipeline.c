@@ -152,13 +152,15 @@ static const struct rtu_stage basic_stages[STAGES] = {
     {"rt_basic.rint", VK_SHADER_STAGE_INTERSECTION_BIT_KHR},
     {"rt_basic.rcall", VK_SHADER_STAGE_CALLABLE_BIT_KHR},
 };
-enum group { G_RAYGEN, G_MISS, G_TRI, G_TRI_AHIT, G_PROC, G_CALL, GROUPS };
+enum group { G_RAYGEN, G_MISS, G_TRI, G_TRI_AHIT, G_PROC, G_CALL, G_PROC_AHIT, GROUPS };
 
 /* Hit records: group, value, any-hit mode (0 accept, 1 ignore, 2
  * terminate). Record = instance offset + geometry * stride + ray offset. */
-static const struct rtu_sbt_record hit_records[] = {
-    {G_TRI, {100, 0}},      {G_TRI_AHIT, {101, 0}}, {G_PROC, {102, 0}},
-    {G_TRI_AHIT, {103, 1}}, {G_TRI_AHIT, {104, 2}}, {G_TRI, {105, 0}},
+static const struct rtu_sbt_record hit_records[] =
+    {
+        {G_TRI, {100, 0}},       {G_TRI_AHIT, {101, 0}}, {G_PROC, {102, 0}},
+        {G_TRI_AHIT, {103, 1}},  {G_TRI_AHIT, {104, 2}}, {G_TRI, {105, 0}},
+        {G_PROC_AHIT, {106, 0}}, /* the sphere with an any-hit shader that accepts */
 };
 static const struct rtu_sbt_record miss_records[] = {{G_MISS, {200}}, {G_MISS, {201}}};
 static const struct rtu_sbt_record raygen_record[] = {{G_RAYGEN, {0}}};
@@ -469,16 +471,16 @@ static VkResult linked_pipeline(struct rtu_rig *r, struct launch *l)
        {"rt_basic.rint", VK_SHADER_STAGE_INTERSECTION_BIT_KHR},
        {"rt_basic.rcall", VK_SHADER_STAGE_CALLABLE_BIT_KHR}};
    VkRayTracingShaderGroupCreateInfoKHR miss_groups[1] = {rtu_general_group(0)};
-   VkRayTracingShaderGroupCreateInfoKHR hit_groups[4] = {
+   VkRayTracingShaderGroupCreateInfoKHR hit_groups[5] = {
        rtu_hit_group(tri, 0, none, none), rtu_hit_group(tri, 0, 1, none),
-       rtu_hit_group(proc, 0, none, 2), rtu_general_group(3)};
+       rtu_hit_group(proc, 0, none, 2), rtu_general_group(3), rtu_hit_group(proc, 0, 1, 2)};
    VkRayTracingShaderGroupCreateInfoKHR raygen_group[1] = {rtu_general_group(0)};
    VkPipeline *libraries = l->libraries;
    struct rtu_linking library = {.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR};
    VkResult res = rtu_pipeline_create_linked(r, miss_stages, 1, miss_groups, 1, 1, l->layout,
                                              &library, &libraries[0]);
    if (res == VK_SUCCESS)
-      res = rtu_pipeline_create_linked(r, hit_stages, 4, hit_groups, 4, 1, l->layout, &library,
+      res = rtu_pipeline_create_linked(r, hit_stages, 4, hit_groups, 5, 1, l->layout, &library,
                                        &libraries[1]);
    struct rtu_linking linked = {.libraries = libraries, .library_count = 2};
    if (res == VK_SUCCESS)
@@ -499,24 +501,29 @@ static void basic_groups(VkRayTracingShaderGroupCreateInfoKHR out[GROUPS])
        [G_PROC] = rtu_hit_group(VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_KHR, ST_CHIT,
                                 VK_SHADER_UNUSED_KHR, ST_INT),
        [G_CALL] = rtu_general_group(ST_CALL),
+       [G_PROC_AHIT] = rtu_hit_group(VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_KHR,
+                                     ST_CHIT, ST_AHIT, ST_INT),
    };
    memcpy(out, groups, sizeof(groups));
 }
 
-static bool basic_pipeline(struct rtu_rig *r, struct launch *l, bool from_libraries)
+static bool basic_pipeline(struct rtu_rig *r, struct launch *l, bool from_libraries,
+                           VkPipelineCreateFlags create_flags)
 {
    VkRayTracingShaderGroupCreateInfoKHR groups[GROUPS];
    basic_groups(groups);
-   VkResult res = from_libraries ? linked_pipeline(r, l)
-                                 : rtu_pipeline_create(r, basic_stages, STAGES, groups, GROUPS, 1,
-                                                       l->layout, &l->pipeline);
+   struct rtu_linking flags = {.flags = create_flags};
+   VkResult res = from_libraries
+                      ? linked_pipeline(r, l)
+                      : rtu_pipeline_create_linked(r, basic_stages, STAGES, groups, GROUPS, 1,
+                                                   l->layout, &flags, &l->pipeline);
    if (res != VK_SUCCESS) {
       test_fail(__FILE__, __LINE__, "vkCreateRayTracingPipelinesKHR -> %s", vkt_result_name(res));
       return false;
    }
    const struct rtu_sbt_record *regions[4] = {raygen_record, miss_records, hit_records,
                                               callable_records};
-   const uint32_t counts[4] = {1, 2, 6, 1};
+   const uint32_t counts[4] = {1, 2, 7, 1};
    return rtu_sbt_create(r, l->pipeline, GROUPS, regions, counts, &l->sbt);
 }
 
@@ -524,9 +531,11 @@ static bool basic_pipeline(struct rtu_rig *r, struct launch *l, bool from_librar
  * rt_basic pipeline, the output filled with `fill` bytes first, and copies
  * out_words words of the output to out. */
 struct trace_mode {
-   bool indirect;       /* vkCmdTraceRaysIndirectKHR */
-   bool indirect2;      /* vkCmdTraceRaysIndirect2KHR (skipped without it) */
-   bool from_libraries; /* linked_pipeline */
+   bool indirect;                      /* vkCmdTraceRaysIndirectKHR */
+   bool indirect2;                     /* vkCmdTraceRaysIndirect2KHR (skipped without it) */
+   bool from_libraries;                /* linked_pipeline */
+   VkPipelineCreateFlags create_flags; /* e.g. SKIP_AABBS (not with from_libraries) */
+   bool vkppu_only;                    /* skipped on another driver */
 };
 
 static bool trace_basic(const struct ray *rays, uint32_t width, uint32_t height,
@@ -535,6 +544,11 @@ static bool trace_basic(const struct ray *rays, uint32_t width, uint32_t height,
    struct rtu_rig r;
    if (!rtu_rig_create(&r))
       return false;
+   if (mode.vkppu_only && !r.ctx.is_vkppu) {
+      vkt_skip("%s: checked on vkppu only (see the case)", r.ctx.props.deviceName);
+      vkt_teardown(&r.ctx, &r.dev);
+      return false;
+   }
    if (mode.indirect2 && !r.maintenance1) {
       vkt_skip("%s does not offer rayTracingPipelineTraceRaysIndirect2", r.ctx.props.deviceName);
       vkt_teardown(&r.ctx, &r.dev);
@@ -544,7 +558,7 @@ static bool trace_basic(const struct ray *rays, uint32_t width, uint32_t height,
    struct launch l;
    memset(&l, 0, sizeof(l));
    bool ok = scene_build(&r, &s) && launch_setup(&r, &s, &l, out_words * 4) &&
-             basic_pipeline(&r, &l, mode.from_libraries);
+             basic_pipeline(&r, &l, mode.from_libraries, mode.create_flags);
    if (ok) {
       memcpy(l.rays.map, rays, width * sizeof(*rays));
       memset(l.out.map, fill, out_words * 4);
@@ -647,6 +661,11 @@ static void check_every_stage(struct trace_mode mode)
    NEW_CASE("sbt offset picks another record", 0.25f, 0.25f, UP);
    c->ray.sbt_offset = 5;
    expect_hit(c, 0, 0, 0xff, 105, 0.25f, 0.25f);
+
+   /* The box is opaque: its group's any-hit shader does not run. */
+   NEW_CASE("an opaque AABB runs no any-hit", 4.5f, 0.5f, UP);
+   c->ray.sbt_offset = 4;
+   expect_hit(c, 2, 0, 7, 106, 0.25f, 0.75f);
 #undef NEW_CASE
 
    uint32_t *out = calloc(MAX_RAYS * WORDS, 4);
@@ -662,6 +681,57 @@ static void check_every_stage(struct trace_mode mode)
       }
    }
    free(out);
+}
+
+/* A pipeline created with SKIP_AABBS skips the box, but its shaders see
+ * the ray flags the trace passed, not the pipeline's flag
+ * (IncomingRayFlagsKHR): a triangle hit with OPAQUE, the box a miss. */
+TEST_CASE(pipeline_skip_flags_are_not_incoming_ray_flags)
+{
+   struct rt_case cases[2];
+   cases[0].name = "triangle, opaque flag, SKIP_AABBS pipeline";
+   cases[0].ray = aim(0.25f, 0.25f, UP);
+   cases[0].ray.flags = 0x01;
+   expect_hit(&cases[0], 0, 0, 0xff, 100, 0.25f, 0.25f);
+   cases[1].name = "the box, SKIP_AABBS pipeline";
+   cases[1].ray = aim(4.5f, 0.5f, UP);
+   expect_miss(&cases[1], 200);
+   struct ray rays[2] = {cases[0].ray, cases[1].ray};
+   uint32_t out[2 * WORDS];
+   struct trace_mode mode = {.create_flags = VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR};
+   if (trace_basic(rays, 2, 1, mode, 0xab, out, 2 * WORDS)) {
+      for (uint32_t i = 0; i < 2; i++) {
+         cases[i].words[W_LAUNCH_ID] = i;
+         cases[i].words[W_LAUNCH_SIZE] = 2;
+         cases[i].words[W_LAUNCH_Y] = 10;
+         check_words(&cases[i], out + (size_t)i * WORDS);
+      }
+   }
+}
+
+/* The ray's NO_OPAQUE flag makes the opaque box non-opaque, so its group's
+ * any-hit shader runs for both reports, the entry (kind 7) last (Vulkan
+ * "Ray Opacity Culling": the ray flag takes precedence over the geometry's
+ * and the instance's; the CTS's incomingrayflagsext.aabs.*.ahit cases
+ * expect the same). Lavapipe 25 runs no any-hit here, so vkppu only. */
+TEST_CASE(no_opaque_ray_flag_runs_any_hit_on_an_opaque_aabb)
+{
+   struct rt_case c;
+   c.name = "no-opaque ray flag on the opaque box";
+   c.ray = aim(4.5f, 0.5f, UP);
+   c.ray.sbt_offset = 4;
+   c.ray.flags = 0x02;
+   expect_hit(&c, 2, 0, 7, 106, 0.25f, 0.75f);
+   c.words[W_ANY_HITS] = 2;
+   c.words[W_ANY_HIT_T] = fbits(5.0f);
+   c.words[W_ANY_HIT_KIND] = 7 + 0x100;
+   c.words[W_LAUNCH_ID] = 0;
+   c.words[W_LAUNCH_SIZE] = 1;
+   c.words[W_LAUNCH_Y] = 10;
+   uint32_t out[WORDS];
+   struct trace_mode mode = {.vkppu_only = true};
+   if (trace_basic(&c.ray, 1, 1, mode, 0xab, out, WORDS))
+      check_words(&c, out);
 }
 
 TEST_CASE(every_stage_built_in_and_sbt_record)
