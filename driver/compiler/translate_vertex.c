@@ -30,6 +30,7 @@ static const struct vertex_format formats[] = {
     VF_SIX(16, 2, 8),           /* R8G8_* */
     VF_SIX(37, 4, 8),           /* R8G8B8A8_* */
     {44, 4, 8, VF_UNORM, true}, /* B8G8R8A8_UNORM */
+    VF_SIX(51, 4, 8),           /* A8B8G8R8_*_PACK32: R8G8B8A8 in memory */
     VF_SIX(64, 4, 0),           /* A2B10G10R10_*_PACK32 */
     VF_SIX(70, 1, 16),          /* R16_* */
     {76, 1, 16, VF_FLOAT, false},

@@ -576,6 +576,54 @@ TEST_CASE(subpass_without_used_color_attachments_needs_no_blend_state)
    vkt_teardown(&ctx, &dev);
 }
 
+/* A8B8G8R8_*_PACK32 vertex attributes are R8G8B8A8's bytes (A in the top
+ * byte of a little-endian word): a colour given as the bytes 255, 0, 128,
+ * 255 draws as (255, 0, 128, 255) with A8B8G8R8_UNORM_PACK32, as with
+ * R8G8B8A8_UNORM. */
+TEST_CASE(a8b8g8r8_vertex_colours_are_r8g8b8a8_bytes)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   const VkFormat formats[2] = {VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_R8G8B8A8_UNORM};
+   for (unsigned k = 0; k < 2 && gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t); k++) {
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .layout = layout,
+                                    .pass = t.pass,
+                                    .color_format = formats[k]};
+      VkPipeline pipe = VK_NULL_HANDLE;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      const float unused[4] = {0, 0, 0, 0};
+      struct gvertex v[6];
+      gtu_rect(v, 4, 4, 28, 28, 0.5f, unused);
+      const uint8_t bytes[4] = {255, 0, 128, 255};
+      for (unsigned i = 0; i < 6; i++)
+         memcpy(v[i].color, bytes, sizeof(bytes));
+      struct vkt_buffer vb;
+      if (pipe && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         const float clear[4] = {0, 0, 0, 0};
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, clear, 1.0f, 0);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         vkCmdDraw(cmd, 6, 1, 0, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            uint32_t want[GW * GH];
+            gtu_fill(want, 0, 0, GW, GH, 0);
+            gtu_fill(want, 4, 4, 28, 28, gtu_rgba(255, 0, 128, 255));
+            CHECK(gtu_check(&t, want, 0, k ? "R8G8B8A8_UNORM" : "A8B8G8R8_UNORM_PACK32") == 0);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
 TEST_CASE(bad_pipelines_fail_with_an_error)
 {
    struct vkt_context ctx;

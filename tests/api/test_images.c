@@ -162,6 +162,8 @@ static VkFormatFeatureFlags vertex_feature(VkFormat f)
               (f >= VK_FORMAT_R8_UNORM && f <= VK_FORMAT_R8_SINT) ||
               (f >= VK_FORMAT_R8G8_UNORM && f <= VK_FORMAT_R8G8_SINT) ||
               (f >= VK_FORMAT_R8G8B8A8_UNORM && f <= VK_FORMAT_R8G8B8A8_SINT) ||
+              /* A8B8G8R8_PACK32: R8G8B8A8 in memory (not sRGB) */
+              (f >= VK_FORMAT_A8B8G8R8_UNORM_PACK32 && f <= VK_FORMAT_A8B8G8R8_SINT_PACK32) ||
               /* every 16-bit format of 1 to 4 components */
               (f >= VK_FORMAT_R16_UNORM && f <= VK_FORMAT_R16G16B16A16_SFLOAT) ||
               /* every 32-bit one */
