@@ -776,7 +776,11 @@ static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
    local_at(c, f, PPU_RQ_OFFSET_TLAS, xl_comp(c, accel, 0), true, PPU_TYPE_U64);
    store_at(c, f, PPU_RQ_OFFSET_FLAGS, t.flags);
    store_at(c, f, SLOT(SLOT_INCOMING_FLAGS), word[0]);
-   store_at(c, f, PPU_RQ_OFFSET_CULL_MASK, word[1]);
+   /* Only the Cull Mask's 8 low bits count (OpTraceRayKHR), for the
+    * instances' masks and for CullMaskKHR alike. */
+   uint32_t cull_mask = vreg(c, 1);
+   xl_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, cull_mask, word[1], 0xff);
+   store_at(c, f, PPU_RQ_OFFSET_CULL_MASK, cull_mask);
    for (uint32_t k = 0; k < 3; k++) {
       store_at(c, f, PPU_RQ_OFFSET_ORIGIN + 4 * k, xl_comp(c, origin, k));
       store_at(c, f, PPU_RQ_OFFSET_DIRECTION + 4 * k, xl_comp(c, dir, k));
