@@ -128,6 +128,7 @@ TEST_CASE(warp_that_never_ends_is_stopped_by_its_own_count)
    cfg.max_channels = 16;
    cfg.watchdog_warp_instructions = 0;
    cfg.watchdog_instructions_per_warp = 5000;
+   cfg.watchdog_resident_instructions = 0; /* no larger share for grids of few warps */
    REQUIRE(hwc_init(&h, &cfg));
    /* 64 workgroups of 4 warps, each warp 2 + 3 * 1000 instructions: 256
     * warps, 768 K instructions together, 3002 per warp. */
@@ -150,6 +151,43 @@ TEST_CASE(warp_that_never_ends_is_stopped_by_its_own_count)
    CHECK(f.pc == prog + 16 || f.pc == prog + 32);
    CHECK_MSG(strstr(f.detail, "warp issued 5000 instructions without ending") != NULL, "detail: %s",
              f.detail);
+   hwc_finish(&h);
+}
+
+/* compute.watchdog_resident_instructions: the resident warps share it, so
+ * a grid of one warp may issue far more than the per-warp key (a legitimate
+ * long loop in one warp), and a hung one is still stopped by its share. */
+TEST_CASE(a_grid_of_few_warps_shares_the_resident_budget)
+{
+   static struct hwc h;
+   struct ppu_gpu_config cfg;
+   ppu_gpu_config_default(&cfg);
+   cfg.vram_size = 256ull << 20;
+   cfg.max_channels = 16;
+   cfg.watchdog_warp_instructions = 0;
+   cfg.watchdog_instructions_per_warp = 5000;
+   cfg.watchdog_resident_instructions = 200000;
+   REQUIRE(hwc_init(&h, &cfg));
+   /* One workgroup of one warp: 2 + 3 * 20000 instructions, 12x the key. */
+   uint64_t prog = hwc_program(&h, "MOV R1, 0\n"
+                                   "loop: IADD.U32 R1, R1, 1\n"
+                                   "ISETP.LT.U32 P0, R1, 20000, PT\n"
+                                   "@P0 BRA loop\n"
+                                   "EXIT\n");
+   struct ppu_qmd q;
+   hwc_qmd_defaults(&h, &q, prog);
+   q.workgroup_size[0] = 32;
+   q.grid_size[0] = 1;
+   struct ppu_fault f;
+   bool ok = hwc_launch(&h, &q, 0, &f);
+   CHECK_MSG(ok, "a one-warp grid within its share faulted: %s (%s)", ppu_fault_kind_name(f.kind),
+             f.detail);
+   if (!ok)
+      REQUIRE(hwt_channel_restart(&h.c, "compute"));
+   REQUIRE(run_expect_fault(&h, "NOP\nspin: IADD.U32 R1, R1, 1\nBRA spin\n", &f, &prog));
+   CHECK_EQ_U64(f.kind, PPU_FAULT_WATCHDOG);
+   CHECK_MSG(strstr(f.detail, "warp issued 200000 instructions without ending") != NULL,
+             "detail: %s", f.detail);
    hwc_finish(&h);
 }
 

@@ -49,6 +49,7 @@ struct ppu_gpu_config {
    uint32_t host_worker_threads;            /* host.worker_threads; 0 = one per host CPU (max 16) */
    uint64_t watchdog_warp_instructions;     /* compute.watchdog_warp_instructions; 0 = none */
    uint64_t watchdog_instructions_per_warp; /* compute.watchdog_instructions_per_warp; 0 = none */
+   uint64_t watchdog_resident_instructions; /* compute.watchdog_resident_instructions */
    struct ppu_ttu_predictor_config ttu_predictor;
 
    enum ppu_gpu_mode mode; /* gpu.mode */

@@ -266,6 +266,13 @@ enum ppu_hw_config_use {
      "instructions", PPU_HWCFG_USE_MODEL, NULL,                                                    \
      "instructions one warp may issue before it faults with WATCHDOG: stops a shader that never "  \
      "ends within seconds however long legitimate grids run; 0 = off (docs/compute.md)")           \
+   X(COMPUTE_WATCHDOG_RESIDENT_INSTRUCTIONS, "compute.watchdog_resident_instructions",             \
+     PPU_HWCFG_INT, watchdog_resident_instructions, 1ull << 25, 0, PPU_HWCFG_U64_MAX, 0,           \
+     "instructions", PPU_HWCFG_USE_MODEL, NULL,                                                    \
+     "instructions a compute grid's resident warps share: a warp's watchdog budget is this "       \
+     "divided by the grid's warps the chip holds at once, if that is more than "                   \
+     "compute.watchdog_instructions_per_warp, so grids of few warps may loop long "                \
+     "(docs/compute.md)")                                                                          \
    X(HOST_WORKER_THREADS, "host.worker_threads", PPU_HWCFG_INT, host_worker_threads, 0, 0, 16, 0,  \
      "threads", PPU_HWCFG_USE_MODEL, NULL,                                                         \
      "host threads running the SMs; 0 = one per host CPU (at most 16). Changes speed, never "      \

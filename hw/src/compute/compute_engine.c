@@ -406,7 +406,9 @@ static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_c
    g->pd_pa = pd_pa;
    g->timer = ce->timer;
    g->watchdog_budget = ce->cfg.watchdog_warp_instructions;
-   g->watchdog_per_warp = ce->cfg.watchdog_instructions_per_warp;
+   g->watchdog_per_warp =
+       ppu_grid_watchdog_per_warp(g, ce->cfg.watchdog_instructions_per_warp,
+                                  ce->cfg.watchdog_resident_instructions, ce->sm_count);
    ppu_counter_add(ce->counters, PPU_COUNTER_COMPUTE_GRIDS, 1);
    if (!ppu_compute_load_constant_banks(ce, &q, g, fault)) {
       ppu_grid_free(g);

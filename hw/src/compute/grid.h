@@ -57,6 +57,26 @@ struct ppu_grid {
    struct ppu_fault fault; /* the first fault, under fault_lock */
 };
 
+/* A warp's WATCHDOG budget: the warps resident at once share
+ * compute.watchdog_resident_instructions (default 2^25), each taking it
+ * divided by how many of the grid's warps the chip holds at once, or
+ * compute.watchdog_instructions_per_warp if that is more. A grid of a few
+ * warps may then loop long (a conformance shader that walks a whole image
+ * in one warp issues 0.6 M instructions), while a full chip of hung warps
+ * stops after 2^25 instructions in all (1-4 s here), as one hung warp does. */
+static inline uint64_t ppu_grid_watchdog_per_warp(const struct ppu_grid *g, uint64_t per_warp,
+                                                  uint64_t resident_total, uint32_t sm_count)
+{
+   if (!per_warp)
+      return 0;
+   uint64_t workgroups = (uint64_t)g->workgroups_per_sm * sm_count;
+   if (workgroups > g->workgroup_count)
+      workgroups = g->workgroup_count;
+   uint64_t resident = workgroups * g->warps_per_workgroup;
+   uint64_t share = resident_total / (resident ? resident : 1);
+   return share > per_warp ? share : per_warp;
+}
+
 /* Records f as the grid's fault unless an earlier one is there, and tells
  * every SM to stop. Any thread. */
 void ppu_grid_report_fault(struct ppu_grid *g, const struct ppu_fault *f);
