@@ -1,0 +1,398 @@
+/* Vulkan 1.3 as a device reports it: the VkPhysicalDeviceVulkan13Features
+ * block against the promoted extensions' structs, and one case per 1.3
+ * feature the device reports that uses it, with SPIR-V 1.6 shaders (glslang
+ * --target-env vulkan1.3).
+ *
+ * A device that reports 1.3 is tested through the core names; a device that
+ * reports 1.2 (vkppu until every 1.3 requirement works) through the
+ * promoted extensions it lists, so each feature is tested as it lands. A
+ * case whose extension a 1.2 device does not list skips. Runs on vkppu and
+ * on lavapipe; the checks of vkppu's own values are vkppu-only. */
+#include <string.h>
+
+#include "graphics_test_util.h"
+
+/* ---------------------------------------------------------------------------
+ * Devices: core 1.3 or the promoted extension
+ * ------------------------------------------------------------------------- */
+
+static bool is_1_3(const struct vkt_context *ctx)
+{
+   return ctx->props.apiVersion >= VK_API_VERSION_1_3;
+}
+
+/* A context whose device reports Vulkan 1.3, or 1.2 and lists `ext` (NULL:
+ * only 1.3 will do); false (skipped, nothing left to destroy) otherwise. */
+static bool context_with(struct vkt_context *ctx, const char *ext)
+{
+   if (!vkt_context_create(ctx))
+      return false;
+   if (is_1_3(ctx))
+      return true;
+   if (ext && ctx->props.apiVersion >= VK_API_VERSION_1_2 && vkt_has_device_extension(ctx, ext))
+      return true;
+   vkt_skip("%s reports Vulkan 1.%u%s%s", ctx->props.deviceName,
+            VK_API_VERSION_MINOR(ctx->props.apiVersion), ext ? " and does not list " : "",
+            ext ? ext : "");
+   vkt_context_destroy(ctx);
+   return false;
+}
+
+/* A device with `chain` (feature structs, may be NULL) enabled and, below
+ * 1.3, the extension `ext` (and `ext2` when not NULL); false (the case
+ * failed, the context destroyed) on error. */
+static bool device_with(struct vkt_context *ctx, struct vkt_device *dev, const char *ext,
+                        const char *ext2, const VkPhysicalDeviceFeatures *core, void *chain)
+{
+   const char *exts[2] = {ext, ext2};
+   /* glslang gives SPIR-V 1.6 compute shaders LocalSizeId, which needs
+    * maintenance4 (VUID-RuntimeSpirv-LocalSizeId-06434). */
+   VkPhysicalDeviceMaintenance4Features m4 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES,
+       .pNext = chain,
+       .maintenance4 = VK_TRUE};
+   struct vkt_device_desc desc = {.features = core, .feature_chain = chain};
+   if (is_1_3(ctx))
+      desc.feature_chain = &m4;
+   if (!is_1_3(ctx) && ext) {
+      desc.extensions = exts;
+      desc.extension_count = ext2 ? 2 : 1;
+   }
+   VkResult r = vkt_device_create(ctx, &desc, dev);
+   if (r != VK_SUCCESS) {
+      test_fail(__FILE__, __LINE__, "vkCreateDevice with %s -> %s", ext ? ext : "1.3 features",
+                vkt_result_name(r));
+      vkt_context_destroy(ctx);
+      return false;
+   }
+   return true;
+}
+
+/* The name of a vulkan13_* shader for this device: SPIR-V 1.6 on a 1.3
+ * device, the SPIR-V 1.5 build (shaders/spv15/) below 1.3. */
+static const char *shader_for(const struct vkt_context *ctx, const char *name)
+{
+   static char buf[128];
+   snprintf(buf, sizeof(buf), "%s%s", is_1_3(ctx) ? "" : "spv15/", name);
+   return buf;
+}
+
+/* ---------------------------------------------------------------------------
+ * Features
+ * ------------------------------------------------------------------------- */
+
+#define SAME_FEATURE(v, ext, member)                                                               \
+   CHECK_MSG((v).member == (ext).member, #member ": Vulkan13Features %u, %s %u", (v).member, #ext, \
+             (ext).member)
+
+/* Vulkan spec, "Feature Requirements": what every 1.3 device has, and the
+ * Vulkan13Features block equal to every promoted struct, member by
+ * member. */
+TEST_CASE(vulkan_1_3_features_equal_the_promoted_extension_structs)
+{
+   struct vkt_context ctx;
+   if (!context_with(&ctx, NULL))
+      return;
+   VkPhysicalDeviceImageRobustnessFeatures robust = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES};
+   VkPhysicalDeviceInlineUniformBlockFeatures inl = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES, .pNext = &robust};
+   VkPhysicalDevicePipelineCreationCacheControlFeatures cache = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES,
+       .pNext = &inl};
+   VkPhysicalDevicePrivateDataFeatures priv = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES, .pNext = &cache};
+   VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures demote = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES,
+       .pNext = &priv};
+   VkPhysicalDeviceShaderTerminateInvocationFeatures term = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES,
+       .pNext = &demote};
+   VkPhysicalDeviceSubgroupSizeControlFeatures sg = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES, .pNext = &term};
+   VkPhysicalDeviceSynchronization2Features sync2 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES, .pNext = &sg};
+   VkPhysicalDeviceTextureCompressionASTCHDRFeatures astc = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXTURE_COMPRESSION_ASTC_HDR_FEATURES,
+       .pNext = &sync2};
+   VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures zero = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES,
+       .pNext = &astc};
+   VkPhysicalDeviceDynamicRenderingFeatures dyn = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES, .pNext = &zero};
+   VkPhysicalDeviceShaderIntegerDotProductFeatures dot = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
+       .pNext = &dyn};
+   VkPhysicalDeviceMaintenance4Features m4 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES, .pNext = &dot};
+   VkPhysicalDeviceVulkan13Features v13 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = &m4};
+   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &v13};
+   vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
+
+   SAME_FEATURE(v13, robust, robustImageAccess);
+   SAME_FEATURE(v13, inl, inlineUniformBlock);
+   SAME_FEATURE(v13, inl, descriptorBindingInlineUniformBlockUpdateAfterBind);
+   SAME_FEATURE(v13, cache, pipelineCreationCacheControl);
+   SAME_FEATURE(v13, priv, privateData);
+   SAME_FEATURE(v13, demote, shaderDemoteToHelperInvocation);
+   SAME_FEATURE(v13, term, shaderTerminateInvocation);
+   SAME_FEATURE(v13, sg, subgroupSizeControl);
+   SAME_FEATURE(v13, sg, computeFullSubgroups);
+   SAME_FEATURE(v13, sync2, synchronization2);
+   SAME_FEATURE(v13, astc, textureCompressionASTC_HDR);
+   SAME_FEATURE(v13, zero, shaderZeroInitializeWorkgroupMemory);
+   SAME_FEATURE(v13, dyn, dynamicRendering);
+   SAME_FEATURE(v13, dot, shaderIntegerDotProduct);
+   SAME_FEATURE(v13, m4, maintenance4);
+
+   /* "Feature Requirements": every 1.3 device has these. */
+   CHECK(v13.robustImageAccess && v13.inlineUniformBlock && v13.pipelineCreationCacheControl &&
+         v13.privateData && v13.shaderDemoteToHelperInvocation && v13.shaderTerminateInvocation &&
+         v13.subgroupSizeControl && v13.computeFullSubgroups && v13.synchronization2 &&
+         v13.shaderZeroInitializeWorkgroupMemory && v13.dynamicRendering &&
+         v13.shaderIntegerDotProduct && v13.maintenance4);
+   vkt_context_destroy(&ctx);
+}
+
+/* Below 1.3: each promoted extension the device lists has its feature. On
+ * vkppu, the extensions of the 1.3 features that have landed are listed. */
+TEST_CASE(each_listed_1_3_extension_reports_its_feature)
+{
+   struct vkt_context ctx;
+   if (!vkt_context_create(&ctx))
+      return;
+   VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures demote = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES};
+   VkPhysicalDeviceShaderTerminateInvocationFeatures term = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES,
+       .pNext = &demote};
+   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &term};
+   vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
+   const struct {
+      const char *ext;
+      const VkBool32 *member;
+      const char *name;
+   } if_listed[] = {
+       {VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME,
+        &demote.shaderDemoteToHelperInvocation, "shaderDemoteToHelperInvocation"},
+       {VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME, &term.shaderTerminateInvocation,
+        "shaderTerminateInvocation"},
+   };
+   for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
+      if (vkt_has_device_extension(&ctx, if_listed[i].ext))
+         CHECK_MSG(*if_listed[i].member, "%s is listed but %s is VK_FALSE", if_listed[i].ext,
+                   if_listed[i].name);
+   if (ctx.is_vkppu) {
+      static const char *const landed[] = {
+          VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME,
+          VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME,
+          VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
+          VK_EXT_TOOLING_INFO_EXTENSION_NAME,
+          VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
+          VK_EXT_PRIVATE_DATA_EXTENSION_NAME,
+          VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME,
+          VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME,
+          VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME,
+          VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME,
+      };
+      for (size_t i = 0; i < sizeof(landed) / sizeof(landed[0]); i++)
+         CHECK_MSG(vkt_has_device_extension(&ctx, landed[i]), "%s is not listed", landed[i]);
+   }
+   vkt_context_destroy(&ctx);
+}
+
+/* ---------------------------------------------------------------------------
+ * Fragment shaders: demote and terminate (SPIR-V 1.6)
+ * ------------------------------------------------------------------------- */
+
+static const float BLACK[4] = {0, 0, 0, 1}, GREEN[4] = {0, 1, 0, 1};
+
+/* Draws a rectangle over the whole target with fragment shader `fs` and
+ * vertex colour c; the pixels are then in t->readback.map. */
+static bool draw_full(struct vkt_device *dev, struct gtarget *t, const char *fs, const float c[4])
+{
+   VkPipelineLayout layout = gtu_empty_layout(dev);
+   struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                 .fs = fs,
+                                 .layout = layout,
+                                 .pass = t->pass};
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VKT_CHECK(gtu_pipeline(dev, &d, &pipe));
+   struct gvertex v[6];
+   gtu_rect(v, 0, 0, GW, GH, 0.5f, c);
+   struct vkt_buffer vb;
+   bool ok = false;
+   if (pipe && gtu_data_buffer(dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      VkCommandBuffer cmd = gtu_begin(dev, t, BLACK, 1, 0);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+      gtu_bind_vertex_buffer(cmd, &vb);
+      vkCmdDraw(cmd, 6, 1, 0, 0);
+      ok = gtu_end_read(dev, t, cmd);
+      vkt_buffer_destroy(dev, &vb);
+   }
+   vkDestroyPipeline(dev->device, pipe, NULL);
+   vkDestroyPipelineLayout(dev->device, layout, NULL);
+   return ok;
+}
+
+/* shaderDemoteToHelperInvocation: odd columns demote and write nothing
+ * (they keep the clear colour); even columns see their demoted neighbour
+ * in a derivative (green = (2x + 2) / 64) and are not helpers (red 0). */
+TEST_CASE(demoted_lanes_write_nothing_but_feed_derivatives)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES,
+       .shaderDemoteToHelperInvocation = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME, NULL,
+                    NULL, &f))
+      return;
+   struct gtarget t;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      const float blue[4] = {0, 0, 1, 1};
+      if (draw_full(&dev, &t, shader_for(&ctx, "gfx_vulkan13_demote.frag"), blue)) {
+         uint32_t want[GW * GH];
+         for (unsigned y = 0; y < GH; y++)
+            for (unsigned x = 0; x < GW; x++) {
+               unsigned g = (unsigned)((2.0f * (float)x + 2.0f) / 64.0f * 255.0f + 0.5f);
+               want[y * GW + x] =
+                   (x & 1) ? gtu_rgba(0, 0, 0, 255) : gtu_rgba(0, (uint8_t)g, 255, 255);
+            }
+         CHECK(gtu_check(&t, want, 1, "demote") == 0);
+      }
+      gtu_target_destroy(&dev, &t);
+   }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* shaderTerminateInvocation: pixels right of x = 16 end before their
+ * final write and write nothing at all (not the blue written before). */
+TEST_CASE(terminated_lanes_write_nothing)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceShaderTerminateInvocationFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES,
+       .shaderTerminateInvocation = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME, NULL, NULL, &f))
+      return;
+   struct gtarget t;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      if (draw_full(&dev, &t, shader_for(&ctx, "gfx_vulkan13_terminate.frag"), GREEN)) {
+         uint32_t want[GW * GH];
+         gtu_fill(want, 0, 0, GW, GH, gtu_rgba(0, 0, 0, 255));
+         gtu_fill(want, 0, 0, 16, GH, gtu_rgba(0, 255, 0, 255));
+         CHECK(gtu_check(&t, want, 0, "terminate") == 0);
+      }
+      gtu_target_destroy(&dev, &t);
+   }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* ---------------------------------------------------------------------------
+ * Compute shaders (SPIR-V 1.6)
+ * ------------------------------------------------------------------------- */
+
+/* One dispatch of `shader` over `groups` workgroups whose bindings are the
+ * given storage buffers; waits. */
+static void dispatch_buffers(struct vkt_device *dev, const char *shader, const VkBuffer *buffers,
+                             uint32_t count, uint32_t groups)
+{
+   VkDescriptorSetLayoutBinding bindings[4];
+   for (uint32_t i = 0; i < count; i++)
+      bindings[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                                   VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+   struct ctu_program p;
+   if (!ctu_program_create(dev, shader, bindings, count, 0, 1, &p))
+      return;
+   VkDescriptorSet set = ctu_program_set(dev, &p);
+   for (uint32_t i = 0; i < count && set; i++)
+      ctu_write_buffer(dev, set, i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers[i], 0,
+                       VK_WHOLE_SIZE);
+   VkCommandBuffer cmd = set ? vkt_cmd_begin(dev, dev->ctx->universal_family) : VK_NULL_HANDLE;
+   if (cmd) {
+      ctu_program_bind(cmd, &p, set);
+      vkCmdDispatch(cmd, groups, 1, 1);
+      ctu_compute_to_host_barrier(cmd);
+      VKT_CHECK(vkt_cmd_submit_wait(dev, dev->ctx->universal_family, 0, cmd));
+   }
+   ctu_program_destroy(dev, &p);
+}
+
+/* VK_KHR_shader_non_semantic_info: a shader with NonSemantic.DebugPrintf
+ * instructions compiles and computes as if they were not there. */
+TEST_CASE(non_semantic_instructions_are_ignored)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME))
+      return;
+   if (!device_with(&ctx, &dev, VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME, NULL, NULL, NULL))
+      return;
+   enum { N = 64 };
+   struct vkt_buffer io;
+   VKT_CHECK(
+       vkt_buffer_create(&dev, N * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &io));
+   if (io.buffer) {
+      memset(io.map, 0, N * 4);
+      dispatch_buffers(&dev, shader_for(&ctx, "vulkan13_non_semantic"), &io.buffer, 1, 1);
+      uint32_t want[N];
+      for (uint32_t i = 0; i < N; i++)
+         want[i] = i * 3 + 1;
+      vkt_compare_words(want, io.map, sizeof(want), "non-semantic shader");
+      vkt_buffer_destroy(&dev, &io);
+   }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* ---------------------------------------------------------------------------
+ * Commands
+ * ------------------------------------------------------------------------- */
+
+/* vkGetPhysicalDeviceToolProperties (core 1.3; VK_EXT_tooling_info below
+ * it): the driver is no tool, so what comes back is what the layers add
+ * (none with 1.3.239's validation layer); the count and the array agree and
+ * every tool reported is described. */
+TEST_CASE(tool_properties_count_and_array_agree)
+{
+   struct vkt_context ctx;
+   if (!context_with(&ctx, VK_EXT_TOOLING_INFO_EXTENSION_NAME))
+      return;
+   PFN_vkGetPhysicalDeviceToolProperties get =
+       (PFN_vkGetPhysicalDeviceToolProperties)vkGetInstanceProcAddr(
+           ctx.instance, is_1_3(&ctx) ? "vkGetPhysicalDeviceToolProperties"
+                                      : "vkGetPhysicalDeviceToolPropertiesEXT");
+   CHECK(get != NULL);
+   if (get) {
+      uint32_t count = 0;
+      VKT_CHECK(get(ctx.physical_device, &count, NULL));
+      VkPhysicalDeviceToolProperties tools[8];
+      for (unsigned i = 0; i < 8; i++)
+         tools[i] = (VkPhysicalDeviceToolProperties){
+             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TOOL_PROPERTIES};
+      uint32_t got = count < 8 ? count : 8;
+      VkResult r = get(ctx.physical_device, &got, tools);
+      CHECK(r == (count <= 8 ? VK_SUCCESS : VK_INCOMPLETE));
+      CHECK(got == (count < 8 ? count : 8));
+      for (uint32_t i = 0; i < got; i++)
+         CHECK_MSG(tools[i].name[0] && tools[i].version[0] && tools[i].purposes,
+                   "tool %u is not described", i);
+   }
+   vkt_context_destroy(&ctx);
+}
+
+int main(int argc, char **argv)
+{
+   return test_run_all(argc, argv);
+}
