@@ -257,6 +257,10 @@ static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
    f->shaderDemoteToHelperInvocation = VK_TRUE;
    /* OpTerminateInvocation ends the lane like OpKill (translate_cfg.c). */
    f->shaderTerminateInvocation = VK_TRUE;
+   /* The SM zeroes a workgroup's shared memory at launch, so Workgroup
+    * variables with OpConstantNull initializers need no code
+    * (translate_memory.c; docs/compute.md). */
+   f->shaderZeroInitializeWorkgroupMemory = VK_TRUE;
 }
 
 /* Copies members first..last (inclusive) between a Vulkan12Features block

@@ -168,8 +168,11 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
    VkPhysicalDeviceShaderTerminateInvocationFeatures term = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES,
        .pNext = &demote};
+   VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures zero = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES,
+       .pNext = &term};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &term};
+                                   .pNext = &zero};
    vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
    const struct {
       const char *ext;
@@ -180,6 +183,8 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
         &demote.shaderDemoteToHelperInvocation, "shaderDemoteToHelperInvocation"},
        {VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME, &term.shaderTerminateInvocation,
         "shaderTerminateInvocation"},
+       {VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME,
+        &zero.shaderZeroInitializeWorkgroupMemory, "shaderZeroInitializeWorkgroupMemory"},
    };
    for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
       if (vkt_has_device_extension(&ctx, if_listed[i].ext))
@@ -189,6 +194,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
       static const char *const landed[] = {
           VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME,
           VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME,
+          VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -350,6 +356,43 @@ TEST_CASE(non_semantic_instructions_are_ignored)
       for (uint32_t i = 0; i < N; i++)
          want[i] = i * 3 + 1;
       vkt_compare_words(want, io.map, sizeof(want), "non-semantic shader");
+      vkt_buffer_destroy(&dev, &io);
+   }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* shaderZeroInitializeWorkgroupMemory: Workgroup variables with null
+ * initializers read zero in every workgroup before it writes them, though
+ * the workgroups before it on the same SM left sums there. */
+TEST_CASE(workgroup_variables_with_null_initializers_start_as_zero)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES,
+       .shaderZeroInitializeWorkgroupMemory = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME, NULL, NULL,
+                    &f))
+      return;
+   enum { GROUPS = 16, STRIDE = 80 };
+   struct vkt_buffer io;
+   VKT_CHECK(vkt_buffer_create(&dev, GROUPS * STRIDE * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               VKT_MEMORY_HOST, &io));
+   if (io.buffer) {
+      memset(io.map, 0xff, GROUPS * STRIDE * 4);
+      dispatch_buffers(&dev, shader_for(&ctx, "vulkan13_zero_workgroup"), &io.buffer, 1, GROUPS);
+      uint32_t want[GROUPS * STRIDE];
+      memset(want, 0xff, sizeof(want));
+      for (uint32_t g = 0; g < GROUPS; g++) {
+         for (uint32_t i = 0; i < 64; i++)
+            want[g * STRIDE + i] = 0;
+         want[g * STRIDE + 64] = 64 * 65 / 2; /* the sum of i + 1 */
+         want[g * STRIDE + 65] = 16;
+      }
+      vkt_compare_words(want, io.map, sizeof(want), "zero-initialized workgroup memory");
       vkt_buffer_destroy(&dev, &io);
    }
    vkt_device_destroy(&dev);
