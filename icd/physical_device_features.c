@@ -261,6 +261,11 @@ static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
     * variables with OpConstantNull initializers need no code
     * (translate_memory.c; docs/compute.md). */
    f->shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+   /* The subgroup is a warp, always 32 lanes; compute pipelines accept a
+    * required size of 32 and full subgroups when the x size is a multiple
+    * of 32 (compute_pipeline.c). */
+   f->subgroupSizeControl = VK_TRUE;
+   f->computeFullSubgroups = VK_TRUE;
 }
 
 /* Copies members first..last (inclusive) between a Vulkan12Features block

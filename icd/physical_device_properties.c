@@ -272,7 +272,9 @@ static void vulkan13_properties(VkPhysicalDeviceVulkan13Properties *p)
    p->minSubgroupSize = VKPPU_SUBGROUP_SIZE;
    p->maxSubgroupSize = VKPPU_SUBGROUP_SIZE;
    p->maxComputeWorkgroupSubgroups = VKPPU_MAX_COMPUTE_INVOCATIONS / VKPPU_SUBGROUP_SIZE;
-   p->requiredSubgroupSizeStages = 0; /* subgroupSizeControl not supported */
+   /* Subgroup operations run in compute only (subgroupSupportedStages), and
+    * compute pipelines take a required size of 32 (compute_pipeline.c). */
+   p->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
    /* inlineUniformBlock not supported: its limits are 0. Integer dot
     * product: none accelerated. */
    p->storageTexelBufferOffsetAlignmentBytes = vkppu_limits.minTexelBufferOffsetAlignment;

@@ -171,8 +171,10 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
    VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures zero = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES,
        .pNext = &term};
+   VkPhysicalDeviceSubgroupSizeControlFeatures sg = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES, .pNext = &zero};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &zero};
+                                   .pNext = &sg};
    vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
    const struct {
       const char *ext;
@@ -185,6 +187,10 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
         "shaderTerminateInvocation"},
        {VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME,
         &zero.shaderZeroInitializeWorkgroupMemory, "shaderZeroInitializeWorkgroupMemory"},
+       {VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, &sg.subgroupSizeControl,
+        "subgroupSizeControl"},
+       {VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, &sg.computeFullSubgroups,
+        "computeFullSubgroups"},
    };
    for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
       if (vkt_has_device_extension(&ctx, if_listed[i].ext))
@@ -195,6 +201,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
           VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME,
           VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME,
           VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME,
+          VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -395,6 +402,92 @@ TEST_CASE(workgroup_variables_with_null_initializers_start_as_zero)
       vkt_compare_words(want, io.map, sizeof(want), "zero-initialized workgroup memory");
       vkt_buffer_destroy(&dev, &io);
    }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* subgroupSizeControl and computeFullSubgroups: a compute pipeline created
+ * with the largest subgroup size as its required size and
+ * REQUIRE_FULL_SUBGROUPS runs 64 invocations as 64 / size full subgroups of
+ * that size. */
+TEST_CASE(required_subgroup_size_and_full_subgroups)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceSubgroupSizeControlProperties sp = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+   VkPhysicalDeviceSubgroupProperties sub = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, .pNext = &sp};
+   VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                     .pNext = &sub};
+   vkGetPhysicalDeviceProperties2(ctx.physical_device, &p2);
+   if (ctx.is_vkppu)
+      CHECK(sp.minSubgroupSize == 32 && sp.maxSubgroupSize == 32 &&
+            sp.maxComputeWorkgroupSubgroups == 32 &&
+            sp.requiredSubgroupSizeStages == VK_SHADER_STAGE_COMPUTE_BIT);
+   const uint32_t size = sp.maxSubgroupSize;
+   if (!(sp.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) || size > 64 ||
+       (sub.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT) == 0) {
+      vkt_skip("a required subgroup size up to 64 and ballots in compute needed");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   VkPhysicalDeviceSubgroupSizeControlFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES,
+       .subgroupSizeControl = VK_TRUE,
+       .computeFullSubgroups = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, NULL, NULL, &f))
+      return;
+   VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                           VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+   struct ctu_program p;
+   struct vkt_buffer io;
+   VKT_CHECK(
+       vkt_buffer_create(&dev, 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &io));
+   if (io.buffer && ctu_program_create(&dev, shader_for(&ctx, "vulkan13_subgroup_size"), &binding,
+                                       1, 0, 1, &p)) {
+      VkPipelineShaderStageRequiredSubgroupSizeCreateInfo req = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+          .requiredSubgroupSize = size};
+      VkComputePipelineCreateInfo ci = {
+          .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+          .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                    .pNext = &req,
+                    .flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT,
+                    .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                    .module = p.module,
+                    .pName = "main"},
+          .layout = p.layout,
+      };
+      /* The program's own pipeline is replaced by the one with the
+       * required size. */
+      vkDestroyPipeline(dev.device, p.pipeline, NULL);
+      p.pipeline = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateComputePipelines(dev.device, VK_NULL_HANDLE, 1, &ci, NULL, &p.pipeline));
+      VkDescriptorSet set = ctu_program_set(&dev, &p);
+      if (p.pipeline && set) {
+         ctu_write_buffer(&dev, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, io.buffer, 0,
+                          VK_WHOLE_SIZE);
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ctu_program_bind(cmd, &p, set);
+         vkCmdDispatch(cmd, 1, 1, 1);
+         ctu_compute_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         uint32_t want[64 * 4];
+         for (uint32_t i = 0; i < 64; i++) {
+            want[4 * i + 0] = size;
+            want[4 * i + 1] = 64 / size;
+            want[4 * i + 2] = size;
+            want[4 * i + 3] = i / size;
+         }
+         vkt_compare_words(want, io.map, sizeof(want), "required subgroup size");
+      }
+      ctu_program_destroy(&dev, &p);
+   }
+   if (io.buffer)
+      vkt_buffer_destroy(&dev, &io);
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
 }
