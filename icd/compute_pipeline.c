@@ -281,9 +281,16 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
    abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
    struct vkppu_program_key key = program_key(mod, entry, spec, spec_count, &abi);
 
+   struct vkppu_creation creation;
+   vkppu_creation_begin(&creation, ci->pNext);
    struct vkppu_program_info info = {0};
    uint32_t *code = NULL;
-   if (!cache || !vkppu_pipeline_cache_lookup(cache, &key, &info, &code)) {
+   const bool hit = cache && vkppu_pipeline_cache_lookup(cache, &key, &info, &code);
+   if (!hit) {
+      /* VK_EXT_pipeline_creation_cache_control: the application would
+       * rather not wait for the compiler. */
+      if (ci->flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT)
+         return VK_PIPELINE_COMPILE_REQUIRED;
       VkResult r = compile(dev, mod, entry, spec, spec_count, &abi, &info, &code);
       if (r != VK_SUCCESS)
          return r;
@@ -314,6 +321,8 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
       return r;
    }
    *out = vkppu_pipeline_to_handle(pipe);
+   /* One stage: its feedback is the pipeline's. */
+   vkppu_creation_end(&creation, hit, true);
    return VK_SUCCESS;
 }
 
@@ -325,14 +334,15 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateComputePipelines(
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
    VKPPU_FROM_HANDLE(vkppu_pipeline_cache, cache, pipelineCache);
    VkResult result = VK_SUCCESS;
-   /* Every pipeline is attempted; only the failed ones are VK_NULL_HANDLE
-    * and the call returns one of their errors (vkCreateComputePipelines,
-    * "Multiple Pipeline Creation"). */
-   for (uint32_t i = 0; i < createInfoCount; i++) {
+   /* Every pipeline is attempted unless one asks to stop at its failure;
+    * only the failed ones are VK_NULL_HANDLE and the call returns one of
+    * their results ("Multiple Pipeline Creation"). */
+   for (uint32_t i = 0; i < createInfoCount; i++)
       pPipelines[i] = VK_NULL_HANDLE;
+   for (uint32_t i = 0; i < createInfoCount; i++) {
       VkResult r = create_pipeline(dev, cache, &pCreateInfos[i], pAllocator, &pPipelines[i]);
-      if (r != VK_SUCCESS)
-         result = r;
+      if (vkppu_creation_stop(pCreateInfos[i].flags, r, &result))
+         break;
    }
    return result;
 }

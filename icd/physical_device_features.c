@@ -266,6 +266,9 @@ static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
     * of 32 (compute_pipeline.c). */
    f->subgroupSizeControl = VK_TRUE;
    f->computeFullSubgroups = VK_TRUE;
+   /* FAIL_ON_PIPELINE_COMPILE_REQUIRED and EARLY_RETURN_ON_FAILURE in the
+    * three vkCreate*Pipelines (pipeline_creation.c). */
+   f->pipelineCreationCacheControl = VK_TRUE;
 }
 
 /* Copies members first..last (inclusive) between a Vulkan12Features block

@@ -173,8 +173,11 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
        .pNext = &term};
    VkPhysicalDeviceSubgroupSizeControlFeatures sg = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES, .pNext = &zero};
+   VkPhysicalDevicePipelineCreationCacheControlFeatures pcc = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES,
+       .pNext = &sg};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &sg};
+                                   .pNext = &pcc};
    vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
    const struct {
       const char *ext;
@@ -191,6 +194,8 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
         "subgroupSizeControl"},
        {VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, &sg.computeFullSubgroups,
         "computeFullSubgroups"},
+       {VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME, &pcc.pipelineCreationCacheControl,
+        "pipelineCreationCacheControl"},
    };
    for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
       if (vkt_has_device_extension(&ctx, if_listed[i].ext))
@@ -202,6 +207,8 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
           VK_KHR_SHADER_TERMINATE_INVOCATION_EXTENSION_NAME,
           VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_EXTENSION_NAME,
           VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME,
+          VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME,
+          VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -486,6 +493,126 @@ TEST_CASE(required_subgroup_size_and_full_subgroups)
       }
       ctu_program_destroy(&dev, &p);
    }
+   if (io.buffer)
+      vkt_buffer_destroy(&dev, &io);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* pipelineCreationCacheControl and VK_EXT_pipeline_creation_feedback: a
+ * compute pipeline that needs compiling is refused under
+ * FAIL_ON_PIPELINE_COMPILE_REQUIRED; once compiled into a cache, vkppu
+ * creates it from there (feedback says so) and it runs. EARLY_RETURN_ON_FAILURE
+ * stops at the first failure and leaves every later handle null. */
+TEST_CASE(pipeline_creation_cache_control_and_feedback)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME))
+      return;
+   if (!is_1_3(&ctx) &&
+       !vkt_has_device_extension(&ctx, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME)) {
+      vkt_skip("VK_EXT_pipeline_creation_feedback needed");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   VkPhysicalDevicePipelineCreationCacheControlFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES,
+       .pipelineCreationCacheControl = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME,
+                    VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME, NULL, &f))
+      return;
+   VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                           VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+   struct ctu_program p;
+   struct vkt_buffer io = {0};
+   VkPipelineCacheCreateInfo cci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+   VkPipelineCache cache = VK_NULL_HANDLE, empty = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreatePipelineCache(dev.device, &cci, NULL, &cache));
+   VKT_CHECK(vkCreatePipelineCache(dev.device, &cci, NULL, &empty));
+   VKT_CHECK(
+       vkt_buffer_create(&dev, 64 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &io));
+   if (io.buffer && cache && empty &&
+       ctu_program_create(&dev, shader_for(&ctx, "vulkan13_cached"), &binding, 1, 0, 1, &p)) {
+      vkDestroyPipeline(dev.device, p.pipeline, NULL);
+      p.pipeline = VK_NULL_HANDLE;
+      VkPipelineCreationFeedback fb = {0}, stage_fb = {0};
+      VkPipelineCreationFeedbackCreateInfo fci = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
+          .pPipelineCreationFeedback = &fb,
+          .pipelineStageCreationFeedbackCount = 1,
+          .pPipelineStageCreationFeedbacks = &stage_fb};
+      VkComputePipelineCreateInfo ci = {
+          .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+          .pNext = &fci,
+          .flags = VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT,
+          .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                    .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                    .module = p.module,
+                    .pName = "main"},
+          .layout = p.layout,
+      };
+      /* Not in the cache yet: the compiler would be needed. */
+      VkPipeline pipe = (VkPipeline)(uintptr_t)1;
+      VkResult r = vkCreateComputePipelines(dev.device, cache, 1, &ci, NULL, &pipe);
+      CHECK_MSG(r == VK_PIPELINE_COMPILE_REQUIRED, "uncached FAIL_ON_COMPILE_REQUIRED -> %s",
+                vkt_result_name(r));
+      CHECK(pipe == VK_NULL_HANDLE);
+
+      /* Compiled into the cache, with feedback. */
+      ci.flags = 0;
+      VKT_CHECK(vkCreateComputePipelines(dev.device, cache, 1, &ci, NULL, &pipe));
+      CHECK(fb.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT);
+      if (ctx.is_vkppu)
+         CHECK(!(fb.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT) &&
+               fb.duration > 0 && stage_fb.flags == fb.flags && stage_fb.duration == fb.duration);
+      vkDestroyPipeline(dev.device, pipe, NULL);
+
+      /* From the cache: vkppu needs no compiler now (an implementation may
+       * still answer COMPILE_REQUIRED). */
+      ci.flags = VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
+      fb = (VkPipelineCreationFeedback){0};
+      r = vkCreateComputePipelines(dev.device, cache, 1, &ci, NULL, &p.pipeline);
+      CHECK_MSG(r == VK_SUCCESS || (!ctx.is_vkppu && r == VK_PIPELINE_COMPILE_REQUIRED),
+                "cached FAIL_ON_COMPILE_REQUIRED -> %s", vkt_result_name(r));
+      if (ctx.is_vkppu)
+         CHECK((fb.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
+               (fb.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT));
+      if (r != VK_SUCCESS) {
+         ci.flags = 0;
+         VKT_CHECK(vkCreateComputePipelines(dev.device, cache, 1, &ci, NULL, &p.pipeline));
+      }
+      VkDescriptorSet set = ctu_program_set(&dev, &p);
+      if (p.pipeline && set) {
+         ctu_write_buffer(&dev, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, io.buffer, 0,
+                          VK_WHOLE_SIZE);
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ctu_program_bind(cmd, &p, set);
+         vkCmdDispatch(cmd, 1, 1, 1);
+         ctu_compute_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         uint32_t want[64];
+         for (uint32_t i = 0; i < 64; i++)
+            want[i] = (i * 2654435761u) ^ 0x5a5au;
+         vkt_compare_words(want, io.map, sizeof(want), "pipeline from the cache");
+      }
+
+      /* Early return: the first of two fails, the second is not made. */
+      VkComputePipelineCreateInfo two[2] = {ci, ci};
+      two[0].pNext = NULL;
+      two[0].flags = VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
+                     VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT;
+      two[1].pNext = NULL;
+      two[1].flags = 0;
+      VkPipeline pipes[2] = {(VkPipeline)(uintptr_t)1, (VkPipeline)(uintptr_t)1};
+      r = vkCreateComputePipelines(dev.device, empty, 2, two, NULL, pipes);
+      CHECK_MSG(r == VK_PIPELINE_COMPILE_REQUIRED, "early return -> %s", vkt_result_name(r));
+      CHECK(pipes[0] == VK_NULL_HANDLE && pipes[1] == VK_NULL_HANDLE);
+      vkDestroyPipeline(dev.device, pipes[1], NULL);
+      ctu_program_destroy(&dev, &p);
+   }
+   vkDestroyPipelineCache(dev.device, cache, NULL);
+   vkDestroyPipelineCache(dev.device, empty, NULL);
    if (io.buffer)
       vkt_buffer_destroy(&dev, &io);
    vkt_device_destroy(&dev);
