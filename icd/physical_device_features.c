@@ -269,6 +269,12 @@ static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
    /* FAIL_ON_PIPELINE_COMPILE_REQUIRED and EARLY_RETURN_ON_FAILURE in the
     * three vkCreate*Pipelines (pipeline_creation.c). */
    f->pipelineCreationCacheControl = VK_TRUE;
+   /* vkGetDevice*MemoryRequirements run the layout vkCreate* would
+    * (buffer.c, image_memory.c), so they agree with the objects; sizes grow
+    * with extents; LocalSizeId is read by the front end; no object keeps
+    * its pipeline layout; a fragment input reads the components of its
+    * location it declares, so a wider output matches. */
+   f->maintenance4 = VK_TRUE;
 }
 
 /* Copies members first..last (inclusive) between a Vulkan12Features block

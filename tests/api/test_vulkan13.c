@@ -176,8 +176,10 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
    VkPhysicalDevicePipelineCreationCacheControlFeatures pcc = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES,
        .pNext = &sg};
+   VkPhysicalDeviceMaintenance4Features m4 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES, .pNext = &pcc};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &pcc};
+                                   .pNext = &m4};
    vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
    const struct {
       const char *ext;
@@ -196,6 +198,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
         "computeFullSubgroups"},
        {VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME, &pcc.pipelineCreationCacheControl,
         "pipelineCreationCacheControl"},
+       {VK_KHR_MAINTENANCE_4_EXTENSION_NAME, &m4.maintenance4, "maintenance4"},
    };
    for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
       if (vkt_has_device_extension(&ctx, if_listed[i].ext))
@@ -209,6 +212,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
           VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME,
           VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME,
           VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME,
+          VK_KHR_MAINTENANCE_4_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -230,12 +234,15 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
 
 static const float BLACK[4] = {0, 0, 0, 1}, GREEN[4] = {0, 1, 0, 1};
 
-/* Draws a rectangle over the whole target with fragment shader `fs` and
- * vertex colour c; the pixels are then in t->readback.map. */
-static bool draw_full(struct vkt_device *dev, struct gtarget *t, const char *fs, const float c[4])
+/* Draws a rectangle over the whole target with vertex shader `vs` (NULL:
+ * gfx_basic.vert), fragment shader `fs` and vertex colour c; the pixels are
+ * then in t->readback.map. */
+static bool draw_full(struct vkt_device *dev, struct gtarget *t, const char *vs, const char *fs,
+                      const float c[4])
 {
    VkPipelineLayout layout = gtu_empty_layout(dev);
    struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                 .vs = vs,
                                  .fs = fs,
                                  .layout = layout,
                                  .pass = t->pass};
@@ -276,7 +283,7 @@ TEST_CASE(demoted_lanes_write_nothing_but_feed_derivatives)
    struct gtarget t;
    if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
       const float blue[4] = {0, 0, 1, 1};
-      if (draw_full(&dev, &t, shader_for(&ctx, "gfx_vulkan13_demote.frag"), blue)) {
+      if (draw_full(&dev, &t, NULL, shader_for(&ctx, "gfx_vulkan13_demote.frag"), blue)) {
          uint32_t want[GW * GH];
          for (unsigned y = 0; y < GH; y++)
             for (unsigned x = 0; x < GW; x++) {
@@ -307,7 +314,7 @@ TEST_CASE(terminated_lanes_write_nothing)
       return;
    struct gtarget t;
    if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
-      if (draw_full(&dev, &t, shader_for(&ctx, "gfx_vulkan13_terminate.frag"), GREEN)) {
+      if (draw_full(&dev, &t, NULL, shader_for(&ctx, "gfx_vulkan13_terminate.frag"), GREEN)) {
          uint32_t want[GW * GH];
          gtu_fill(want, 0, 0, GW, GH, gtu_rgba(0, 0, 0, 255));
          gtu_fill(want, 0, 0, 16, GH, gtu_rgba(0, 255, 0, 255));
@@ -615,6 +622,195 @@ TEST_CASE(pipeline_creation_cache_control_and_feedback)
    vkDestroyPipelineCache(dev.device, empty, NULL);
    if (io.buffer)
       vkt_buffer_destroy(&dev, &io);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* A device command by its 1.3 core name, or its KHR name below 1.3. */
+static PFN_vkVoidFunction device_command(const struct vkt_context *ctx,
+                                         const struct vkt_device *dev, const char *core)
+{
+   char name[128];
+   snprintf(name, sizeof(name), "%s%s", core, is_1_3(ctx) ? "" : "KHR");
+   PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev->device, name);
+   if (!f)
+      test_fail(__FILE__, __LINE__, "vkGetDeviceProcAddr(\"%s\") is NULL", name);
+   return f;
+}
+
+/* maintenance4: requirements from create infos equal the objects'; sizes
+ * never shrink as objects grow; equal images align alike; maxBufferSize. */
+TEST_CASE(maintenance4_requirements_without_objects)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_KHR_MAINTENANCE_4_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceMaintenance4Properties mp = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+   VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                     .pNext = &mp};
+   vkGetPhysicalDeviceProperties2(ctx.physical_device, &p2);
+   CHECK_MSG(mp.maxBufferSize >= (1ull << 30), "maxBufferSize %llu",
+             (unsigned long long)mp.maxBufferSize);
+   VkPhysicalDeviceMaintenance4Features f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES, .maintenance4 = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_KHR_MAINTENANCE_4_EXTENSION_NAME, NULL, NULL,
+                    is_1_3(&ctx) ? NULL : &f))
+      return;
+   PFN_vkGetDeviceBufferMemoryRequirements buffer_reqs =
+       (PFN_vkGetDeviceBufferMemoryRequirements)device_command(
+           &ctx, &dev, "vkGetDeviceBufferMemoryRequirements");
+   PFN_vkGetDeviceImageMemoryRequirements image_reqs =
+       (PFN_vkGetDeviceImageMemoryRequirements)device_command(&ctx, &dev,
+                                                              "vkGetDeviceImageMemoryRequirements");
+   PFN_vkGetDeviceImageSparseMemoryRequirements sparse_reqs =
+       (PFN_vkGetDeviceImageSparseMemoryRequirements)device_command(
+           &ctx, &dev, "vkGetDeviceImageSparseMemoryRequirements");
+   if (buffer_reqs && image_reqs && sparse_reqs) {
+      static const VkDeviceSize sizes[] = {1, 100, 4096, 65537, 1u << 20};
+      VkDeviceSize last = 0;
+      for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+         VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                                   .size = sizes[i],
+                                   .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+         VkDeviceBufferMemoryRequirements info = {
+             .sType = VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS, .pCreateInfo = &bci};
+         VkMemoryRequirements2 from_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+         buffer_reqs(dev.device, &info, &from_info);
+         VkBuffer b = VK_NULL_HANDLE;
+         VKT_CHECK(vkCreateBuffer(dev.device, &bci, NULL, &b));
+         VkMemoryRequirements from_object;
+         vkGetBufferMemoryRequirements(dev.device, b, &from_object);
+         vkDestroyBuffer(dev.device, b, NULL);
+         const VkMemoryRequirements *r = &from_info.memoryRequirements;
+         CHECK_MSG(r->size == from_object.size && r->alignment == from_object.alignment &&
+                       r->memoryTypeBits == from_object.memoryTypeBits,
+                   "buffer of %llu: requirements differ", (unsigned long long)sizes[i]);
+         CHECK_MSG(r->size >= last, "buffer of %llu needs less than a smaller one",
+                   (unsigned long long)sizes[i]);
+         last = r->size;
+      }
+      static const uint32_t sides[] = {1, 7, 64, 100, 256};
+      last = 0;
+      for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+         VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                                  .imageType = VK_IMAGE_TYPE_2D,
+                                  .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                  .extent = {sides[i], sides[i], 1},
+                                  .mipLevels = 1,
+                                  .arrayLayers = 1,
+                                  .samples = VK_SAMPLE_COUNT_1_BIT,
+                                  .tiling = VK_IMAGE_TILING_OPTIMAL,
+                                  .usage =
+                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+         VkDeviceImageMemoryRequirements info = {
+             .sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS, .pCreateInfo = &ici};
+         VkMemoryRequirements2 from_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+         image_reqs(dev.device, &info, &from_info);
+         VkMemoryRequirements from_object[2];
+         for (int k = 0; k < 2; k++) {
+            VkImage img = VK_NULL_HANDLE;
+            VKT_CHECK(vkCreateImage(dev.device, &ici, NULL, &img));
+            vkGetImageMemoryRequirements(dev.device, img, &from_object[k]);
+            vkDestroyImage(dev.device, img, NULL);
+         }
+         const VkMemoryRequirements *r = &from_info.memoryRequirements;
+         CHECK_MSG(r->size == from_object[0].size && r->alignment == from_object[0].alignment &&
+                       r->memoryTypeBits == from_object[0].memoryTypeBits,
+                   "%ux%u image: requirements differ", sides[i], sides[i]);
+         CHECK(from_object[1].alignment == from_object[0].alignment &&
+               from_object[1].size == from_object[0].size);
+         CHECK_MSG(r->size >= last, "%ux%u image needs less than a smaller one", sides[i],
+                   sides[i]);
+         last = r->size;
+         /* Not sparse: no sparse requirements. */
+         uint32_t count = 1;
+         sparse_reqs(dev.device, &info, &count, NULL);
+         CHECK(count == 0);
+      }
+   }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* maintenance4: LocalSizeId sizes the workgroup from a specialization
+ * constant, and the pipeline layout may be destroyed as soon as the
+ * pipeline exists (the sets are bound through an identical layout). */
+TEST_CASE(maintenance4_local_size_id_and_early_layout_destruction)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_KHR_MAINTENANCE_4_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceMaintenance4Features f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES, .maintenance4 = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_KHR_MAINTENANCE_4_EXTENSION_NAME, NULL, NULL,
+                    is_1_3(&ctx) ? NULL : &f))
+      return;
+   VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                           VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+   struct ctu_program p;
+   struct vkt_buffer io = {0};
+   VKT_CHECK(
+       vkt_buffer_create(&dev, 64 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &io));
+   if (io.buffer && ctu_program_create(&dev, "m4_local_size_id", &binding, 1, 0, 1, &p)) {
+      memset(io.map, 0xff, 64 * 4);
+      vkDestroyPipeline(dev.device, p.pipeline, NULL);
+      p.pipeline = VK_NULL_HANDLE;
+      const uint32_t x = 48;
+      VkSpecializationMapEntry entry = {0, 0, 4};
+      VkSpecializationInfo spec = {1, &entry, 4, &x};
+      VkPipelineLayout first = ctu_pipeline_layout(&dev, &p.set_layout, 1, 0);
+      VKT_CHECK(ctu_compute_pipeline(&dev, VK_NULL_HANDLE, p.module, first, &spec, &p.pipeline));
+      vkDestroyPipelineLayout(dev.device, first, NULL);
+      VkDescriptorSet set = ctu_program_set(&dev, &p);
+      if (p.pipeline && set) {
+         ctu_write_buffer(&dev, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, io.buffer, 0,
+                          VK_WHOLE_SIZE);
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         ctu_program_bind(cmd, &p, set);
+         vkCmdDispatch(cmd, 1, 1, 1);
+         ctu_compute_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         uint32_t want[64];
+         for (uint32_t i = 0; i < 64; i++)
+            want[i] = i < x ? x * 1000 + i : 0xffffffffu;
+         vkt_compare_words(want, io.map, sizeof(want), "LocalSizeId workgroup");
+      }
+      ctu_program_destroy(&dev, &p);
+   }
+   if (io.buffer)
+      vkt_buffer_destroy(&dev, &io);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* maintenance4's interface matching: a vec4 vertex output read as a vec2
+ * by the fragment shader; the extra components are dropped. */
+TEST_CASE(maintenance4_wider_output_feeds_a_narrower_input)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_KHR_MAINTENANCE_4_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceMaintenance4Features f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES, .maintenance4 = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_KHR_MAINTENANCE_4_EXTENSION_NAME, NULL, NULL,
+                    is_1_3(&ctx) ? NULL : &f))
+      return;
+   struct gtarget t;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      const float c[4] = {1.0f, 0.0f, 0.0f, 0.5f};
+      char vs[128];
+      snprintf(vs, sizeof(vs), "%s", shader_for(&ctx, "gfx_vulkan13_wide_out.vert"));
+      if (draw_full(&dev, &t, vs, shader_for(&ctx, "gfx_vulkan13_narrow_in.frag"), c)) {
+         uint32_t want[GW * GH];
+         gtu_fill(want, 0, 0, GW, GH, gtu_rgba(255, 0, 255, 255));
+         CHECK(gtu_check(&t, want, 0, "vec4 output read as vec2") == 0);
+      }
+      gtu_target_destroy(&dev, &t);
+   }
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
 }
