@@ -275,6 +275,10 @@ static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
     * its pipeline layout; a fragment input reads the components of its
     * location it declares, so a wider output matches. */
    f->maintenance4 = VK_TRUE;
+   /* The texture unit reads 0 for a texel outside the view (extent, level,
+    * layer, sample) and the SU instructions drop stores and atomics there,
+    * always (docs/texture-unit.md). */
+   f->robustImageAccess = VK_TRUE;
 }
 
 /* Copies members first..last (inclusive) between a Vulkan12Features block

@@ -178,8 +178,10 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
        .pNext = &sg};
    VkPhysicalDeviceMaintenance4Features m4 = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES, .pNext = &pcc};
+   VkPhysicalDeviceImageRobustnessFeatures robust = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES, .pNext = &m4};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &m4};
+                                   .pNext = &robust};
    vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
    const struct {
       const char *ext;
@@ -199,6 +201,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
        {VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME, &pcc.pipelineCreationCacheControl,
         "pipelineCreationCacheControl"},
        {VK_KHR_MAINTENANCE_4_EXTENSION_NAME, &m4.maintenance4, "maintenance4"},
+       {VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME, &robust.robustImageAccess, "robustImageAccess"},
    };
    for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
       if (vkt_has_device_extension(&ctx, if_listed[i].ext))
@@ -213,6 +216,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
           VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME,
           VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME,
           VK_KHR_MAINTENANCE_4_EXTENSION_NAME,
+          VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -810,6 +814,94 @@ TEST_CASE(maintenance4_wider_output_feeds_a_narrower_input)
          CHECK(gtu_check(&t, want, 0, "vec4 output read as vec2") == 0);
       }
       gtu_target_destroy(&dev, &t);
+   }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* robustImageAccess: out-of-bounds storage loads and texel fetches (past
+ * the extent, past the levels) read zero (alpha 0 or 1), out-of-bounds
+ * stores change nothing, in-range accesses work. */
+TEST_CASE(robust_image_access_reads_zero_and_drops_stores_outside)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceImageRobustnessFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES,
+       .robustImageAccess = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME, NULL, NULL, &f))
+      return;
+   struct vkt_image img;
+   if (vkt_image_create_2d(&dev, VK_FORMAT_R32_UINT, 4, 4, 1,
+                           VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                               VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                           &img)) {
+      uint32_t texels[16];
+      for (uint32_t i = 0; i < 16; i++)
+         texels[i] = 100 + i;
+      VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                  .imageExtent = {4, 4, 1}};
+      vkt_image_upload(&dev, img.image, texels, sizeof(texels), &region, 1,
+                       VK_IMAGE_LAYOUT_GENERAL);
+      VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                 .magFilter = VK_FILTER_NEAREST,
+                                 .minFilter = VK_FILTER_NEAREST,
+                                 .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                 .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                 .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
+      VkSampler sampler = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateSampler(dev.device, &sci, NULL, &sampler));
+      struct vkt_buffer out;
+      VKT_CHECK(vkt_buffer_create(&dev, 7 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                                  &out));
+      const VkDescriptorSetLayoutBinding bindings[3] = {
+          {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+          {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+          {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+      };
+      struct ctu_program p;
+      if (sampler && out.buffer &&
+          ctu_program_create(&dev, shader_for(&ctx, "vulkan13_robust_image"), bindings, 3, 0, 1,
+                             &p)) {
+         memset(out.map, 0xff, 7 * 16);
+         VkDescriptorSet set = ctu_program_set(&dev, &p);
+         if (set) {
+            ctu_write_image(&dev, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_NULL_HANDLE,
+                            img.view, VK_IMAGE_LAYOUT_GENERAL);
+            ctu_write_image(&dev, set, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, sampler,
+                            img.view, VK_IMAGE_LAYOUT_GENERAL);
+            ctu_write_buffer(&dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out.buffer, 0,
+                             VK_WHOLE_SIZE);
+            VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+            ctu_program_bind(cmd, &p, set);
+            vkCmdDispatch(cmd, 1, 1, 1);
+            ctu_compute_to_host_barrier(cmd);
+            VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+            const uint32_t(*w)[4] = out.map;
+            static const unsigned outside[] = {0, 1, 2, 4, 5};
+            for (unsigned k = 0; k < 5; k++) {
+               const uint32_t *v = w[outside[k]];
+               CHECK_MSG(v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] <= 1,
+                         "out-of-bounds read %u: (%u, %u, %u, %u)", outside[k], v[0], v[1], v[2],
+                         v[3]);
+            }
+            CHECK_MSG(w[3][0] == 100 + 1 * 4 + 2, "in-range load %u", w[3][0]);
+            CHECK_MSG(w[6][0] == 100 + 3 * 4 + 3, "in-range fetch %u", w[6][0]);
+            uint32_t after[16];
+            if (vkt_image_download(&dev, img.image, VK_IMAGE_LAYOUT_GENERAL, 4, 4, 4, after)) {
+               texels[1 * 4 + 1] = 7;
+               vkt_compare_words(texels, after, sizeof(after), "image after the stores");
+            }
+         }
+         ctu_program_destroy(&dev, &p);
+      }
+      if (out.buffer)
+         vkt_buffer_destroy(&dev, &out);
+      vkDestroySampler(dev.device, sampler, NULL);
+      vkt_image_destroy(&dev, &img);
    }
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
