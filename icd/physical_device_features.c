@@ -279,6 +279,12 @@ static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
     * layer, sample) and the SU instructions drop stores and atomics there,
     * always (docs/texture-unit.md). */
    f->robustImageAccess = VK_TRUE;
+   /* An inline block is a uniform-buffer descriptor naming data in the set
+    * itself (vkppu_descriptor.h): shaders read it as any uniform block,
+    * and updates write set memory the GPU reads when it executes, so they
+    * may come after bind like every other descriptor. */
+   f->inlineUniformBlock = VK_TRUE;
+   f->descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
 }
 
 /* Copies members first..last (inclusive) between a Vulkan12Features block

@@ -180,8 +180,10 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES, .pNext = &pcc};
    VkPhysicalDeviceImageRobustnessFeatures robust = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES, .pNext = &m4};
+   VkPhysicalDeviceInlineUniformBlockFeatures inl = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES, .pNext = &robust};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &robust};
+                                   .pNext = &inl};
    vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
    const struct {
       const char *ext;
@@ -202,6 +204,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
         "pipelineCreationCacheControl"},
        {VK_KHR_MAINTENANCE_4_EXTENSION_NAME, &m4.maintenance4, "maintenance4"},
        {VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME, &robust.robustImageAccess, "robustImageAccess"},
+       {VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME, &inl.inlineUniformBlock, "inlineUniformBlock"},
    };
    for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
       if (vkt_has_device_extension(&ctx, if_listed[i].ext))
@@ -217,6 +220,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
           VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME,
           VK_KHR_MAINTENANCE_4_EXTENSION_NAME,
           VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME,
+          VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -903,6 +907,146 @@ TEST_CASE(robust_image_access_reads_zero_and_drops_stores_outside)
       vkDestroySampler(dev.device, sampler, NULL);
       vkt_image_destroy(&dev, &img);
    }
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* inlineUniformBlock: two inline uniform blocks, one written through a
+ * descriptor update template and one (update-after-bind) with two partial
+ * writes after the command buffer that binds it was recorded; the shader
+ * reads both as uniform blocks. */
+TEST_CASE(inline_uniform_blocks_are_read_as_uniform_blocks)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceInlineUniformBlockProperties ip = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_PROPERTIES};
+   VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                     .pNext = &ip};
+   vkGetPhysicalDeviceProperties2(ctx.physical_device, &p2);
+   /* "Required Limits". */
+   CHECK(ip.maxInlineUniformBlockSize >= 256 && ip.maxPerStageDescriptorInlineUniformBlocks >= 4 &&
+         ip.maxDescriptorSetInlineUniformBlocks >= 4 &&
+         ip.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks >= 4 &&
+         ip.maxDescriptorSetUpdateAfterBindInlineUniformBlocks >= 4);
+   VkPhysicalDeviceInlineUniformBlockFeatures supported = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES};
+   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &supported};
+   vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
+   if (!supported.descriptorBindingInlineUniformBlockUpdateAfterBind) {
+      vkt_skip("descriptorBindingInlineUniformBlockUpdateAfterBind needed");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   VkPhysicalDeviceInlineUniformBlockFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES,
+       .inlineUniformBlock = VK_TRUE,
+       .descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME, NULL, NULL, &f))
+      return;
+   const VkDescriptorSetLayoutBinding bindings[3] = {
+       {0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 32, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   const VkDescriptorBindingFlags flags[3] = {VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT, 0, 0};
+   VkDescriptorSetLayoutBindingFlagsCreateInfo bf = {
+       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+       .bindingCount = 3,
+       .pBindingFlags = flags};
+   VkDescriptorSetLayoutCreateInfo lci = {
+       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+       .pNext = &bf,
+       .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT,
+       .bindingCount = 3,
+       .pBindings = bindings};
+   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateDescriptorSetLayout(dev.device, &lci, NULL, &set_layout));
+   VkPipelineLayout layout = ctu_pipeline_layout(&dev, &set_layout, 1, 0);
+   VkShaderModule mod = ctu_shader_module(&dev, shader_for(&ctx, "vulkan13_inline_uniform"));
+   VkPipeline pipe = VK_NULL_HANDLE;
+   VKT_CHECK(ctu_compute_pipeline(&dev, VK_NULL_HANDLE, mod, layout, NULL, &pipe));
+   VkDescriptorPoolInlineUniformBlockCreateInfo pii = {
+       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_INLINE_UNIFORM_BLOCK_CREATE_INFO,
+       .maxInlineUniformBlockBindings = 2};
+   const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 48},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                     .pNext = &pii,
+                                     .flags = VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT,
+                                     .maxSets = 1,
+                                     .poolSizeCount = 2,
+                                     .pPoolSizes = sizes};
+   VkDescriptorPool pool = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateDescriptorPool(dev.device, &pci, NULL, &pool));
+   VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                     .descriptorPool = pool,
+                                     .descriptorSetCount = 1,
+                                     .pSetLayouts = &set_layout};
+   VkDescriptorSet set = VK_NULL_HANDLE;
+   if (pool)
+      VKT_CHECK(vkAllocateDescriptorSets(dev.device, &ai, &set));
+   struct vkt_buffer out = {0};
+   VKT_CHECK(
+       vkt_buffer_create(&dev, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &out));
+   if (pipe && set && out.buffer) {
+      ctu_write_buffer(&dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out.buffer, 0,
+                       VK_WHOLE_SIZE);
+      /* Binding 1 through a template: 16 bytes of raw data. */
+      const uint32_t c[4] = {1, 2, 3, 4};
+      VkDescriptorUpdateTemplateEntry entry = {1, 0, 16, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK,
+                                               0, 0};
+      VkDescriptorUpdateTemplateCreateInfo tci = {
+          .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO,
+          .descriptorUpdateEntryCount = 1,
+          .pDescriptorUpdateEntries = &entry,
+          .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET,
+          .descriptorSetLayout = set_layout};
+      VkDescriptorUpdateTemplate tmpl = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateDescriptorUpdateTemplate(dev.device, &tci, NULL, &tmpl));
+      if (tmpl)
+         vkUpdateDescriptorSetWithTemplate(dev.device, set, tmpl, c);
+      VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+      vkCmdDispatch(cmd, 1, 1, 1);
+      ctu_compute_to_host_barrier(cmd);
+      /* Binding 0 after it was bound: a and b, in two writes of 16 bytes
+       * (dstArrayElement is a byte offset). */
+      const uint32_t ab[8] = {5, 6, 7, 8, 9, 10, 11, 12};
+      VkWriteDescriptorSetInlineUniformBlock data[2];
+      VkWriteDescriptorSet w[2];
+      for (int k = 0; k < 2; k++) {
+         data[k] = (VkWriteDescriptorSetInlineUniformBlock){
+             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK,
+             .dataSize = 16,
+             .pData = &ab[4 * k]};
+         w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                       .pNext = &data[k],
+                                       .dstSet = set,
+                                       .dstBinding = 0,
+                                       .dstArrayElement = 16u * (uint32_t)k,
+                                       .descriptorCount = 16,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK};
+      }
+      vkUpdateDescriptorSets(dev.device, 2, w, 0, NULL);
+      VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+      uint32_t want[4];
+      for (int i = 0; i < 4; i++)
+         want[i] = ab[i] + ab[4 + i] * 100 + c[i] * 10000;
+      vkt_compare_words(want, out.map, sizeof(want), "inline uniform blocks");
+      vkDestroyDescriptorUpdateTemplate(dev.device, tmpl, NULL);
+   }
+   if (out.buffer)
+      vkt_buffer_destroy(&dev, &out);
+   vkDestroyDescriptorPool(dev.device, pool, NULL);
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyShaderModule(dev.device, mod, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
 }
