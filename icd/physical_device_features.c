@@ -285,6 +285,10 @@ static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
     * may come after bind like every other descriptor. */
    f->inlineUniformBlock = VK_TRUE;
    f->descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
+   /* OpSDot..OpSUDotAccSat on packed 4x8-bit words and on vectors of 16-,
+    * 32- and 64-bit integers, computed exactly with 64-bit arithmetic
+    * (translate_alu.c); none is accelerated (physical_device_properties.c). */
+   f->shaderIntegerDotProduct = VK_TRUE;
 }
 
 /* Copies members first..last (inclusive) between a Vulkan12Features block

@@ -182,8 +182,11 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES, .pNext = &m4};
    VkPhysicalDeviceInlineUniformBlockFeatures inl = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES, .pNext = &robust};
+   VkPhysicalDeviceShaderIntegerDotProductFeatures dot = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
+       .pNext = &inl};
    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &inl};
+                                   .pNext = &dot};
    vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
    const struct {
       const char *ext;
@@ -205,6 +208,8 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
        {VK_KHR_MAINTENANCE_4_EXTENSION_NAME, &m4.maintenance4, "maintenance4"},
        {VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME, &robust.robustImageAccess, "robustImageAccess"},
        {VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME, &inl.inlineUniformBlock, "inlineUniformBlock"},
+       {VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME, &dot.shaderIntegerDotProduct,
+        "shaderIntegerDotProduct"},
    };
    for (size_t i = 0; i < sizeof(if_listed) / sizeof(if_listed[0]); i++)
       if (vkt_has_device_extension(&ctx, if_listed[i].ext))
@@ -221,6 +226,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
           VK_KHR_MAINTENANCE_4_EXTENSION_NAME,
           VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME,
           VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME,
+          VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -1047,6 +1053,137 @@ TEST_CASE(inline_uniform_blocks_are_read_as_uniform_blocks)
    vkDestroyShaderModule(dev.device, mod, NULL);
    vkDestroyPipelineLayout(dev.device, layout, NULL);
    vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
+   vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* The dot products of integer_dot_forms.spvasm, computed exactly. An
+ * AccSat form whose dot product (before the saturating accumulation)
+ * leaves the result type's range is undefined (SPIR-V OpSDotAccSat), so
+ * it is not compared: defined[k] says which are. */
+static bool in_range(__int128 v, bool is_signed)
+{
+   return is_signed ? v >= INT32_MIN && v <= INT32_MAX : v >= 0 && v <= UINT32_MAX;
+}
+
+static uint32_t sat(__int128 dot, __int128 acc, bool is_signed, bool *defined)
+{
+   *defined = in_range(dot, is_signed);
+   __int128 v = dot + acc, lo = is_signed ? INT32_MIN : 0, hi = is_signed ? INT32_MAX : UINT32_MAX;
+   return (uint32_t)(int64_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+static __int128 packed_dot(uint32_t a, bool as, uint32_t b, bool bs)
+{
+   __int128 sum = 0;
+   for (int k = 0; k < 4; k++) {
+      int32_t x = as ? (int8_t)(a >> (8 * k)) : (uint8_t)(a >> (8 * k));
+      int32_t y = bs ? (int8_t)(b >> (8 * k)) : (uint8_t)(b >> (8 * k));
+      sum += (__int128)x * y;
+   }
+   return sum;
+}
+
+static void integer_dot_reference(const uint32_t *w, uint32_t *out, bool *defined)
+{
+   const int32_t *i = (const int32_t *)(const void *)w;
+   for (int k = 0; k < 13; k++)
+      defined[k] = true;
+   out[0] = (uint32_t)(int32_t)packed_dot(w[0], true, w[1], true);
+   out[1] = (uint32_t)packed_dot(w[0], false, w[1], false);
+   out[2] = (uint32_t)(int32_t)packed_dot(w[0], true, w[1], false);
+   out[3] = sat(packed_dot(w[0], true, w[1], true), i[2], true, &defined[3]);
+   out[4] = sat(packed_dot(w[0], false, w[1], false), w[3], false, &defined[4]);
+   __int128 v = 0;
+   for (int k = 0; k < 4; k++)
+      v += (__int128)i[k] * i[4 + k];
+   out[5] = (uint32_t)(uint64_t)v;
+   out[6] = sat(v, i[2], true, &defined[6]);
+   out[7] = sat((__int128)w[4] * w[6] + (__int128)w[5] * w[7], w[3], false, &defined[7]);
+   __int128 su = (__int128)i[0] * w[6] + (__int128)i[1] * w[7];
+   out[8] = sat(su, i[2], true, &defined[8]);
+   int64_t h = 0;
+   for (int k = 0; k < 4; k++)
+      h += (int64_t)(int16_t)w[k] * (int16_t)w[4 + k];
+   out[9] = (uint32_t)h;
+   out[10] = (uint32_t)(uint64_t)v;
+   out[11] = (uint32_t)((uint64_t)v >> 32);
+   out[12] = (uint32_t)(uint64_t)su;
+}
+
+/* shaderIntegerDotProduct: OpSDot, OpUDot, OpSUDot and the AccSat forms,
+ * packed and on vectors of 16- and 32-bit integers, to 32- and 64-bit
+ * results, with inputs that saturate; the properties say nothing is
+ * accelerated on vkppu. */
+TEST_CASE(integer_dot_products_packed_and_vector)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!context_with(&ctx, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceShaderIntegerDotProductProperties dp = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES};
+   VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                     .pNext = &dp};
+   vkGetPhysicalDeviceProperties2(ctx.physical_device, &p2);
+   if (ctx.is_vkppu) {
+      /* Every member after pNext is an "accelerated" VkBool32. */
+      const VkBool32 *m = &dp.integerDotProduct8BitUnsignedAccelerated;
+      size_t n = (sizeof(dp) - offsetof(VkPhysicalDeviceShaderIntegerDotProductProperties,
+                                        integerDotProduct8BitUnsignedAccelerated)) /
+                 sizeof(VkBool32);
+      for (size_t k = 0; k < n; k++)
+         CHECK_MSG(!m[k], "accelerated property %zu is VK_TRUE", k);
+   }
+   VkPhysicalDeviceFeatures core = {0};
+   vkGetPhysicalDeviceFeatures(ctx.physical_device, &core);
+   if (!core.shaderInt16 || !core.shaderInt64) {
+      vkt_skip("shaderInt16 and shaderInt64 needed");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   VkPhysicalDeviceFeatures want = {.shaderInt16 = VK_TRUE, .shaderInt64 = VK_TRUE};
+   VkPhysicalDeviceShaderIntegerDotProductFeatures f = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
+       .shaderIntegerDotProduct = VK_TRUE};
+   if (!device_with(&ctx, &dev, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME, NULL, &want, &f))
+      return;
+   static const uint32_t inputs[][8] = {
+       {0x7f80ff01u, 0x80ff7f7fu, 0x7ffffff0u, 0xfffffff0u, 0x7fffffffu, 0x80000000u, 0x7fffffffu,
+        0xffffffffu},
+       {0x01020304u, 0xfffefdfcu, 0x80000005u, 0x00000010u, 0x00001234u, 0xffff0001u, 0x00000002u,
+        0x00000003u},
+       {0x80808080u, 0x80808080u, 0x7fffffffu, 0xffffffffu, 0x80000000u, 0x80000000u, 0x80000000u,
+        0x80000000u},
+       /* Small dot products, accumulators at the edges: every AccSat form
+        * is defined and saturates (signed up, unsigned up, signed down). */
+       {0x7f7f7f7fu, 0x7f7f7f7fu, 0x7fffff00u, 0xffffff00u, 0x00010000u, 0x00000100u, 0x00007fffu,
+        0x00000002u},
+       {0x80808080u, 0x7f7f7f7fu, 0x80000100u, 0x00000010u, 0xffff8000u, 0x00000003u, 0x00000005u,
+        0x00000007u},
+   };
+   for (size_t t = 0; t < sizeof(inputs) / sizeof(inputs[0]); t++) {
+      struct vkt_buffer io;
+      VKT_CHECK(vkt_buffer_create(&dev, 32 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                                  &io));
+      if (!io.buffer)
+         break;
+      memset(io.map, 0, 32 * 4);
+      memcpy(io.map, inputs[t], sizeof(inputs[t]));
+      dispatch_buffers(&dev, "integer_dot_forms", &io.buffer, 1, 1);
+      uint32_t want_out[13];
+      bool defined[13];
+      integer_dot_reference(inputs[t], want_out, defined);
+      const uint32_t *got = (const uint32_t *)io.map + 16;
+      unsigned compared = 0;
+      for (int k = 0; k < 13; k++) {
+         compared += defined[k];
+         CHECK_MSG(!defined[k] || got[k] == want_out[k],
+                   "input set %zu, result %d: 0x%08x, want 0x%08x", t, k, got[k], want_out[k]);
+      }
+      CHECK(compared >= 10);
+      vkt_buffer_destroy(&dev, &io);
+   }
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
 }
