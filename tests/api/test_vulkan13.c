@@ -227,6 +227,7 @@ TEST_CASE(each_listed_1_3_extension_reports_its_feature)
           VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME,
           VK_EXT_INLINE_UNIFORM_BLOCK_EXTENSION_NAME,
           VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME,
+          VK_KHR_FORMAT_FEATURE_FLAGS_2_EXTENSION_NAME,
           VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME,
           VK_EXT_TOOLING_INFO_EXTENSION_NAME,
           VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME,
@@ -1185,6 +1186,40 @@ TEST_CASE(integer_dot_products_packed_and_vector)
       vkt_buffer_destroy(&dev, &io);
    }
    vkt_device_destroy(&dev);
+   vkt_context_destroy(&ctx);
+}
+
+/* VK_KHR_format_feature_flags2: VkFormatProperties3 repeats
+ * VkFormatProperties in its low bits, and with
+ * shaderStorageImageRead/WriteWithoutFormat every storage format says it
+ * can be read and written without a format. */
+TEST_CASE(format_properties3_agree_with_format_properties)
+{
+   struct vkt_context ctx;
+   if (!context_with(&ctx, VK_KHR_FORMAT_FEATURE_FLAGS_2_EXTENSION_NAME))
+      return;
+   VkPhysicalDeviceFeatures core;
+   vkGetPhysicalDeviceFeatures(ctx.physical_device, &core);
+   static const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM,      VK_FORMAT_R32_UINT,
+                                      VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R16G16_SFLOAT,
+                                      VK_FORMAT_D32_SFLOAT,          VK_FORMAT_BC1_RGB_UNORM_BLOCK};
+   for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+      VkFormatProperties3 p3 = {.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
+      VkFormatProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2, .pNext = &p3};
+      vkGetPhysicalDeviceFormatProperties2(ctx.physical_device, formats[i], &p2);
+      const VkFormatProperties *p = &p2.formatProperties;
+      const uint64_t low = 0x7fffffffu;
+      CHECK_MSG((p3.optimalTilingFeatures & low) == (p->optimalTilingFeatures & low) &&
+                    (p3.linearTilingFeatures & low) == (p->linearTilingFeatures & low) &&
+                    (p3.bufferFeatures & low) == (p->bufferFeatures & low),
+                "format %d: VkFormatProperties3 differs from VkFormatProperties", formats[i]);
+      if (ctx.is_vkppu && (p3.optimalTilingFeatures & VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT) &&
+          core.shaderStorageImageReadWithoutFormat && core.shaderStorageImageWriteWithoutFormat)
+         CHECK_MSG(
+             (p3.optimalTilingFeatures & VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT) &&
+                 (p3.optimalTilingFeatures & VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT),
+             "format %d: storage without the without-format bits", formats[i]);
+   }
    vkt_context_destroy(&ctx);
 }
 
