@@ -515,6 +515,39 @@ TEST_CASE(required_subgroup_size_and_full_subgroups)
       }
       ctu_program_destroy(&dev, &p);
    }
+   /* vkppu: a workgroup of 48 cannot be all full subgroups of 32, so
+    * REQUIRE_FULL_SUBGROUPS is refused rather than run with a partial
+    * last warp (invalid usage the layer may also name). */
+   VkShaderModule lsid =
+       ctx.is_vkppu && is_1_3(&ctx) ? ctu_shader_module(&dev, "m4_local_size_id") : VK_NULL_HANDLE;
+   if (lsid) {
+      VkDescriptorSetLayout sl = ctu_set_layout(&dev, &binding, 1);
+      VkPipelineLayout pl = ctu_pipeline_layout(&dev, &sl, 1, 0);
+      const uint32_t x = 48;
+      VkSpecializationMapEntry entry = {0, 0, 4};
+      VkSpecializationInfo spec = {1, &entry, 4, &x};
+      VkComputePipelineCreateInfo ci = {
+          .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+          .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                    .flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT,
+                    .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                    .module = lsid,
+                    .pName = "main",
+                    .pSpecializationInfo = &spec},
+          .layout = pl,
+      };
+      const char *const expected[] = {"full subgroups", "02758", "02759", NULL};
+      VkPipeline pipe = VK_NULL_HANDLE;
+      vkt_tolerate_begin(expected);
+      VkResult r = vkCreateComputePipelines(dev.device, VK_NULL_HANDLE, 1, &ci, NULL, &pipe);
+      vkt_tolerate_end();
+      CHECK_MSG(r < 0 && pipe == VK_NULL_HANDLE, "full subgroups of a 48-wide workgroup -> %s",
+                vkt_result_name(r));
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      vkDestroyPipelineLayout(dev.device, pl, NULL);
+      vkDestroyDescriptorSetLayout(dev.device, sl, NULL);
+      vkDestroyShaderModule(dev.device, lsid, NULL);
+   }
    if (io.buffer)
       vkt_buffer_destroy(&dev, &io);
    vkt_device_destroy(&dev);
