@@ -20,6 +20,7 @@
 #include "compiler.h" /* the contract; only the calls need the library */
 #include "gpu_memory.h"
 #include "program_names.h"
+#include "ppu/isa.h"
 #include "ppu/qmd.h"
 #include "vkppu_pipeline.h"
 
@@ -65,6 +66,42 @@ uint32_t vkppu_resolve_specialization(const VkSpecializationInfo *si, struct drv
           (struct drv_spec_value){.id = e->constantID, .size = (uint32_t)e->size, .bits = bits};
    }
    return n;
+}
+
+/* VK_EXT_subgroup_size_control (core 1.3): a subgroup is one warp of
+ * PPU_WARP_SIZE lanes, so 32 is the only size a stage can ask for, and a
+ * workgroup is split into warps in invocation order, every one full but the
+ * last. REQUIRE_FULL_SUBGROUPS therefore holds exactly when the workgroup's
+ * x size is a multiple of 32 (which VUID-VkPipelineShaderStageCreateInfo-
+ * flags-02758/02759 demand of the application); any other size is refused
+ * rather than run with a partial last warp. ALLOW_VARYING_SUBGROUP_SIZE
+ * needs nothing: the size never varies. */
+static VkResult check_subgroup_size(struct vkppu_device *dev,
+                                    const VkPipelineShaderStageCreateInfo *stage, const char *entry,
+                                    const uint32_t workgroup_size[3])
+{
+   for (const VkBaseInStructure *s = stage->pNext; s; s = s->pNext) {
+      if (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)
+         continue;
+      uint32_t size =
+          ((const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *)s)->requiredSubgroupSize;
+      if (size != PPU_WARP_SIZE) {
+         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "vkCreateComputePipelines: \"%s\" requires subgroup size %u; the "
+                      "subgroup size is always %u",
+                      entry, size, PPU_WARP_SIZE);
+         return VK_ERROR_UNKNOWN;
+      }
+   }
+   if ((stage->flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) &&
+       workgroup_size[0] % PPU_WARP_SIZE != 0) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateComputePipelines: \"%s\" requires full subgroups, but its "
+                   "workgroup's x size %u is not a multiple of the subgroup size %u",
+                   entry, workgroup_size[0], PPU_WARP_SIZE);
+      return VK_ERROR_UNKNOWN;
+   }
+   return VK_SUCCESS;
 }
 
 static struct vkppu_program_key program_key(const struct vkppu_shader_module *mod,
@@ -244,14 +281,26 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
    abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
    struct vkppu_program_key key = program_key(mod, entry, spec, spec_count, &abi);
 
+   struct vkppu_creation creation;
+   vkppu_creation_begin(&creation, ci->pNext);
    struct vkppu_program_info info = {0};
    uint32_t *code = NULL;
-   if (!cache || !vkppu_pipeline_cache_lookup(cache, &key, &info, &code)) {
+   const bool hit = cache && vkppu_pipeline_cache_lookup(cache, &key, &info, &code);
+   if (!hit) {
+      /* VK_EXT_pipeline_creation_cache_control: the application would
+       * rather not wait for the compiler. */
+      if (ci->flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT)
+         return VK_PIPELINE_COMPILE_REQUIRED;
       VkResult r = compile(dev, mod, entry, spec, spec_count, &abi, &info, &code);
       if (r != VK_SUCCESS)
          return r;
       if (cache)
          vkppu_pipeline_cache_insert(cache, &key, &info, code);
+   }
+   VkResult sr = check_subgroup_size(dev, stage, entry, info.workgroup_size);
+   if (sr != VK_SUCCESS) {
+      free(code);
+      return sr;
    }
 
    struct vkppu_pipeline *pipe =
@@ -272,6 +321,8 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
       return r;
    }
    *out = vkppu_pipeline_to_handle(pipe);
+   /* One stage: its feedback is the pipeline's. */
+   vkppu_creation_end(&creation, hit, true);
    return VK_SUCCESS;
 }
 
@@ -283,14 +334,15 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateComputePipelines(
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
    VKPPU_FROM_HANDLE(vkppu_pipeline_cache, cache, pipelineCache);
    VkResult result = VK_SUCCESS;
-   /* Every pipeline is attempted; only the failed ones are VK_NULL_HANDLE
-    * and the call returns one of their errors (vkCreateComputePipelines,
-    * "Multiple Pipeline Creation"). */
-   for (uint32_t i = 0; i < createInfoCount; i++) {
+   /* Every pipeline is attempted unless one asks to stop at its failure;
+    * only the failed ones are VK_NULL_HANDLE and the call returns one of
+    * their results ("Multiple Pipeline Creation"). */
+   for (uint32_t i = 0; i < createInfoCount; i++)
       pPipelines[i] = VK_NULL_HANDLE;
+   for (uint32_t i = 0; i < createInfoCount; i++) {
       VkResult r = create_pipeline(dev, cache, &pCreateInfos[i], pAllocator, &pPipelines[i]);
-      if (r != VK_SUCCESS)
-         result = r;
+      if (vkppu_creation_stop(pCreateInfos[i].flags, r, &result))
+         break;
    }
    return result;
 }

@@ -23,8 +23,21 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDescriptorPool(
    pool->flags = pCreateInfo->flags;
    pool->max_sets = pCreateInfo->maxSets;
    uint64_t bytes = (uint64_t)pool->max_sets * DRV_DESCRIPTOR_SET_ALIGN;
+   /* Inline uniform blocks: their bytes (the pool size's count) plus, per
+    * block, its descriptor, the padding of its data to 16 and at most 48
+    * bytes of alignment before a header binding that follows. */
+   for (const VkBaseInStructure *n = pCreateInfo->pNext; n; n = n->pNext) {
+      if (n->sType == VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_INLINE_UNIFORM_BLOCK_CREATE_INFO)
+         bytes += (uint64_t)((const VkDescriptorPoolInlineUniformBlockCreateInfo *)(const void *)n)
+                      ->maxInlineUniformBlockBindings *
+                  (VKPPU_INLINE_DATA_OFFSET + 16 + 48);
+   }
    for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; i++) {
       const VkDescriptorPoolSize *ps = &pCreateInfo->pPoolSizes[i];
+      if (ps->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+         bytes += ps->descriptorCount;
+         continue;
+      }
       /* The same type may appear more than once; the counts add up. */
       int t = vkppu_pool_type_index(ps->type);
       if (t >= 0) {

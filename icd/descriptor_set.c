@@ -87,6 +87,21 @@ static void write_immutable_samplers(struct vkppu_descriptor_set *set)
    }
 }
 
+/* Each inline uniform block's descriptor names the data after it. */
+static void write_inline_descriptors(struct vkppu_descriptor_set *set)
+{
+   const struct vkppu_descriptor_set_layout *layout = set->layout;
+   for (uint32_t i = 0; i < layout->binding_count; i++) {
+      const struct vkppu_set_binding *b = &layout->bindings[i];
+      uint32_t n = binding_count(layout, b, set->variable_count);
+      if (b->type != VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK || n == 0)
+         continue;
+      struct drv_buffer_descriptor d = {.address = set->va + b->offset + VKPPU_INLINE_DATA_OFFSET,
+                                        .range = n};
+      memcpy(set->map + b->offset, &d, sizeof(d));
+   }
+}
+
 static VkResult allocate_set(struct vkppu_device *dev, struct vkppu_descriptor_pool *pool,
                              struct vkppu_descriptor_set_layout *layout, uint32_t variable_count,
                              struct vkppu_descriptor_set **out)
@@ -97,7 +112,8 @@ static VkResult allocate_set(struct vkppu_device *dev, struct vkppu_descriptor_p
    if (layout->variable) {
       if (variable_count > layout->variable->count)
          variable_count = layout->variable->count; /* invalid usage; keep in bounds */
-      bytes = layout->variable->offset + variable_count * layout->variable->stride;
+      bytes = layout->variable->offset +
+              (uint32_t)vkppu_binding_bytes(layout->variable, variable_count);
    }
    /* Past maxSets or the pool's descriptor counts the allocation fails with
     * VK_ERROR_OUT_OF_POOL_MEMORY (vkAllocateDescriptorSets, since
@@ -136,6 +152,7 @@ static VkResult allocate_set(struct vkppu_device *dev, struct vkppu_descriptor_p
     * unwritten descriptor is a null buffer of range 0. */
    memset(set->map, 0, size);
    write_immutable_samplers(set);
+   write_inline_descriptors(set);
    account(pool, layout, variable_count, 1);
    pool->set_count++;
    link_set(pool, set);
@@ -340,9 +357,37 @@ void vkppu_descriptor_set_write_texel_buffers(struct vkppu_descriptor_set *set, 
    }
 }
 
+void vkppu_descriptor_set_write_inline(struct vkppu_descriptor_set *set, uint32_t binding,
+                                       uint32_t offset, uint32_t bytes, const void *data)
+{
+   const struct vkppu_set_binding *b = vkppu_set_layout_binding(set->layout, binding);
+   if (!b || b->type != VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+      return;
+   /* Kept inside the block (the set's own count for a variable one). */
+   uint32_t n = binding_count(set->layout, b, set->variable_count);
+   if (offset >= n)
+      return;
+   if (bytes > n - offset)
+      bytes = n - offset;
+   memcpy(set->map + b->offset + VKPPU_INLINE_DATA_OFFSET + offset, data, bytes);
+}
+
 static void write_set(struct vkppu_device *dev, const VkWriteDescriptorSet *w)
 {
    VKPPU_FROM_HANDLE(vkppu_descriptor_set, set, w->dstSet);
+   if (w->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+      /* dstArrayElement and descriptorCount are bytes; the data comes in
+       * VkWriteDescriptorSetInlineUniformBlock. */
+      for (const VkBaseInStructure *n = w->pNext; n; n = n->pNext) {
+         if (n->sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK)
+            continue;
+         const VkWriteDescriptorSetInlineUniformBlock *ib = (const void *)n;
+         uint32_t bytes = ib->dataSize < w->descriptorCount ? ib->dataSize : w->descriptorCount;
+         vkppu_descriptor_set_write_inline(set, w->dstBinding, w->dstArrayElement, bytes,
+                                           ib->pData);
+      }
+      return;
+   }
    if (vkppu_descriptor_type_is_buffer(w->descriptorType)) {
       vkppu_descriptor_set_write_buffers(set, w->dstBinding, w->dstArrayElement, w->descriptorCount,
                                          w->pBufferInfo, sizeof(VkDescriptorBufferInfo));
@@ -390,6 +435,22 @@ static void copy_set(const VkCopyDescriptorSet *c)
 {
    VKPPU_FROM_HANDLE(vkppu_descriptor_set, src, c->srcSet);
    VKPPU_FROM_HANDLE(vkppu_descriptor_set, dst, c->dstSet);
+   const struct vkppu_set_binding *isb = vkppu_set_layout_binding(src->layout, c->srcBinding);
+   if (isb && isb->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+      /* Bytes from one block to another: the source clamped to its block,
+       * the destination by the write. */
+      uint32_t n = binding_count(src->layout, isb, src->variable_count);
+      if (c->srcArrayElement >= n)
+         return;
+      uint32_t bytes =
+          n - c->srcArrayElement < c->descriptorCount ? n - c->srcArrayElement : c->descriptorCount;
+      uint8_t tmp[VKPPU_MAX_INLINE_UNIFORM_BLOCK_SIZE];
+      if (bytes > sizeof(tmp))
+         bytes = sizeof(tmp);
+      memcpy(tmp, src->map + isb->offset + VKPPU_INLINE_DATA_OFFSET + c->srcArrayElement, bytes);
+      vkppu_descriptor_set_write_inline(dst, c->dstBinding, c->dstArrayElement, bytes, tmp);
+      return;
+   }
    uint32_t src_count = c->descriptorCount, dst_count = c->descriptorCount;
    const struct vkppu_set_binding *sb, *db;
    uint32_t so = write_range(src, c->srcBinding, c->srcArrayElement, &src_count, &sb);

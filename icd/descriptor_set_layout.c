@@ -12,6 +12,7 @@ bool vkppu_descriptor_type_kind(VkDescriptorType type, enum drv_binding_kind *ki
    switch (type) {
    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+   case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK: /* a buffer descriptor naming its data */
       *kind = DRV_BINDING_UNIFORM_BUFFER;
       return true;
    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
@@ -125,7 +126,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDescriptorSetLayout(
           .type = b->descriptorType,
           .count = b->descriptorCount,
           .stages = b->stageFlags,
-          .stride = type_stride(b->descriptorType),
+          /* An inline block's elements are bytes, not descriptors. */
+          .stride = b->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+                        ? 0
+                        : type_stride(b->descriptorType),
           .dynamic_index = -1,
       };
    }
@@ -179,8 +183,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDescriptorSetLayout(
       if (b->stride >= PPU_TEX_HEADER_ALIGN)
          offset = (offset + PPU_TEX_HEADER_ALIGN - 1) & ~(uint64_t)(PPU_TEX_HEADER_ALIGN - 1);
       b->offset = (uint32_t)offset;
-      offset += (uint64_t)b->count * b->stride;
-      layout->descriptor_count += b->count;
+      offset += vkppu_binding_bytes(b, b->count);
+      /* An inline block is one descriptor whatever its size. */
+      layout->descriptor_count +=
+          b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? (b->count != 0) : b->count;
       if (vkppu_descriptor_type_is_dynamic(b->type)) {
          b->dynamic_index = (int32_t)layout->dynamic_count;
          layout->dynamic_count += b->count;

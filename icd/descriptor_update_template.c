@@ -65,6 +65,12 @@ VKAPI_ATTR void VKAPI_CALL vkppu_UpdateDescriptorSetWithTemplate(
       }
       const uint8_t *data = (const uint8_t *)pData + e->offset;
       switch (e->descriptorType) {
+      case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK:
+         /* descriptorCount bytes at data, dstArrayElement bytes into the
+          * block (VkDescriptorUpdateTemplateEntry). */
+         vkppu_descriptor_set_write_inline(set, e->dstBinding, e->dstArrayElement,
+                                           e->descriptorCount, data);
+         continue;
       case VK_DESCRIPTOR_TYPE_SAMPLER:
       case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
       case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:

@@ -313,12 +313,25 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateGraphicsPipelines(
    (void)pipelineCache;
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
    VkResult result = VK_SUCCESS;
-   /* Every pipeline is attempted; failed ones are VK_NULL_HANDLE. */
-   for (uint32_t i = 0; i < createInfoCount; i++) {
+   /* Every pipeline is attempted unless one asks to stop at its failure;
+    * failed ones are VK_NULL_HANDLE. */
+   for (uint32_t i = 0; i < createInfoCount; i++)
       pPipelines[i] = VK_NULL_HANDLE;
-      VkResult r = create_pipeline(dev, &pCreateInfos[i], pAllocator, &pPipelines[i]);
-      if (r != VK_SUCCESS)
-         result = r;
+   for (uint32_t i = 0; i < createInfoCount; i++) {
+      VkResult r;
+      /* Graphics programs are never cached, so every one needs the
+       * compiler (VK_EXT_pipeline_creation_cache_control). */
+      if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
+         r = VK_PIPELINE_COMPILE_REQUIRED;
+      } else {
+         struct vkppu_creation creation;
+         vkppu_creation_begin(&creation, pCreateInfos[i].pNext);
+         r = create_pipeline(dev, &pCreateInfos[i], pAllocator, &pPipelines[i]);
+         if (r == VK_SUCCESS)
+            vkppu_creation_end(&creation, false, false);
+      }
+      if (vkppu_creation_stop(pCreateInfos[i].flags, r, &result))
+         break;
    }
    return result;
 }

@@ -16,9 +16,9 @@
  * storage, variable pointers, protected memory, Y'CbCr conversion, shader
  * draw parameters, 64-bit atomics, float16/int8, min/max filtering and the
  * viewport-index outputs are VK_FALSE: none is implemented and tested
- * through the API. Of 1.3, privateData, synchronization2 and
- * dynamicRendering are VK_TRUE. The acceleration-structure and ray-query
- * features are VK_TRUE except capture/replay (set_supported_features). */
+ * through the API. The 1.3 features are decided in vulkan13_features, the
+ * same way, each with its case in tests/api/test_vulkan13.c. The acceleration-structure and
+ * ray-query features are VK_TRUE except capture/replay (set_supported_features). */
 #include <stddef.h>
 #include <string.h>
 
@@ -240,6 +240,57 @@ static void vulkan12_features(VkPhysicalDeviceVulkan12Features *f)
    f->subgroupBroadcastDynamicId = VK_TRUE;
 }
 
+/* Vulkan 1.3: everything 1.3 requires ("Feature Requirements") that the
+ * device implements, each used by a case of tests/api/test_vulkan13.c. */
+static void vulkan13_features(VkPhysicalDeviceVulkan13Features *f)
+{
+   memset((char *)f + sizeof(VkBaseOutStructure), 0, sizeof(*f) - sizeof(VkBaseOutStructure));
+   /* Object names and data kept per device (private_data.c). */
+   f->privateData = VK_TRUE;
+   /* Barriers and submissions of VK_KHR_synchronization2 (cmd_sync.c). */
+   f->synchronization2 = VK_TRUE;
+   /* Render pass instances without render passes (cmd_rendering.c). */
+   f->dynamicRendering = VK_TRUE;
+   /* OpDemoteToHelperInvocation clears the lane's coverage and lets it run
+    * on for its quad's derivatives; OpIsHelperInvocationEXT reads that
+    * coverage (driver/compiler/translate_fragment.c). */
+   f->shaderDemoteToHelperInvocation = VK_TRUE;
+   /* OpTerminateInvocation ends the lane like OpKill (translate_cfg.c). */
+   f->shaderTerminateInvocation = VK_TRUE;
+   /* The SM zeroes a workgroup's shared memory at launch, so Workgroup
+    * variables with OpConstantNull initializers need no code
+    * (translate_memory.c; docs/compute.md). */
+   f->shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+   /* The subgroup is a warp, always 32 lanes; compute pipelines accept a
+    * required size of 32 and full subgroups when the x size is a multiple
+    * of 32 (compute_pipeline.c). */
+   f->subgroupSizeControl = VK_TRUE;
+   f->computeFullSubgroups = VK_TRUE;
+   /* FAIL_ON_PIPELINE_COMPILE_REQUIRED and EARLY_RETURN_ON_FAILURE in the
+    * three vkCreate*Pipelines (pipeline_creation.c). */
+   f->pipelineCreationCacheControl = VK_TRUE;
+   /* vkGetDevice*MemoryRequirements run the layout vkCreate* would
+    * (buffer.c, image_memory.c), so they agree with the objects; sizes grow
+    * with extents; LocalSizeId is read by the front end; no object keeps
+    * its pipeline layout; a fragment input reads the components of its
+    * location it declares, so a wider output matches. */
+   f->maintenance4 = VK_TRUE;
+   /* The texture unit reads 0 for a texel outside the view (extent, level,
+    * layer, sample) and the SU instructions drop stores and atomics there,
+    * always (docs/texture-unit.md). */
+   f->robustImageAccess = VK_TRUE;
+   /* An inline block is a uniform-buffer descriptor naming data in the set
+    * itself (vkppu_descriptor.h): shaders read it as any uniform block,
+    * and updates write set memory the GPU reads when it executes, so they
+    * may come after bind like every other descriptor. */
+   f->inlineUniformBlock = VK_TRUE;
+   f->descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
+   /* OpSDot..OpSUDotAccSat on packed 4x8-bit words and on vectors of 16-,
+    * 32- and 64-bit integers, computed exactly with 64-bit arithmetic
+    * (translate_alu.c); none is accelerated (physical_device_properties.c). */
+   f->shaderIntegerDotProduct = VK_TRUE;
+}
+
 /* Copies members first..last (inclusive) between a Vulkan12Features block
  * and a promoted struct whose members lie in the same order. */
 #define COPY_FEATURE_SPAN(dst, src, first, last)                                                   \
@@ -277,8 +328,11 @@ static void set_supported_features(VkBaseOutStructure *s)
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
    VkPhysicalDeviceVulkan12Features v12 = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+   VkPhysicalDeviceVulkan13Features v13 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
    vulkan11_features(&v11);
    vulkan12_features(&v12);
+   vulkan13_features(&v13);
    switch (s->sType) {
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
       COPY_FEATURE_SPAN((VkPhysicalDeviceVulkan11Features *)s, &v11, storageBuffer16BitAccess,
@@ -365,22 +419,61 @@ static void set_supported_features(VkBaseOutStructure *s)
       COPY_FEATURE_SPAN((VkPhysicalDeviceVulkanMemoryModelFeatures *)s, &v12, vulkanMemoryModel,
                         vulkanMemoryModelAvailabilityVisibilityChains);
       break;
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
-      VkPhysicalDeviceVulkan13Features *f = (void *)s;
-      f->privateData = VK_TRUE;
-      f->synchronization2 = VK_TRUE;
-      f->dynamicRendering = VK_TRUE;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
+      COPY_FEATURE_SPAN((VkPhysicalDeviceVulkan13Features *)s, &v13, robustImageAccess,
+                        maintenance4);
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES:
+      ((VkPhysicalDeviceImageRobustnessFeatures *)s)->robustImageAccess = v13.robustImageAccess;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES: {
+      VkPhysicalDeviceInlineUniformBlockFeatures *f = (void *)s;
+      f->inlineUniformBlock = v13.inlineUniformBlock;
+      f->descriptorBindingInlineUniformBlockUpdateAfterBind =
+          v13.descriptorBindingInlineUniformBlockUpdateAfterBind;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES:
+      ((VkPhysicalDevicePipelineCreationCacheControlFeatures *)s)->pipelineCreationCacheControl =
+          v13.pipelineCreationCacheControl;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
-      ((VkPhysicalDevicePrivateDataFeatures *)s)->privateData = VK_TRUE;
+      ((VkPhysicalDevicePrivateDataFeatures *)s)->privateData = v13.privateData;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES:
+      ((VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures *)s)
+          ->shaderDemoteToHelperInvocation = v13.shaderDemoteToHelperInvocation;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES:
+      ((VkPhysicalDeviceShaderTerminateInvocationFeatures *)s)->shaderTerminateInvocation =
+          v13.shaderTerminateInvocation;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
+      VkPhysicalDeviceSubgroupSizeControlFeatures *f = (void *)s;
+      f->subgroupSizeControl = v13.subgroupSizeControl;
+      f->computeFullSubgroups = v13.computeFullSubgroups;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+      ((VkPhysicalDeviceSynchronization2Features *)s)->synchronization2 = v13.synchronization2;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXTURE_COMPRESSION_ASTC_HDR_FEATURES:
+      ((VkPhysicalDeviceTextureCompressionASTCHDRFeatures *)s)->textureCompressionASTC_HDR =
+          v13.textureCompressionASTC_HDR;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES:
+      ((VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures *)s)
+          ->shaderZeroInitializeWorkgroupMemory = v13.shaderZeroInitializeWorkgroupMemory;
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
-      /* Render pass instances without render passes (cmd_rendering.c). */
-      ((VkPhysicalDeviceDynamicRenderingFeatures *)s)->dynamicRendering = VK_TRUE;
+      ((VkPhysicalDeviceDynamicRenderingFeatures *)s)->dynamicRendering = v13.dynamicRendering;
       break;
-   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
-      ((VkPhysicalDeviceSynchronization2Features *)s)->synchronization2 = VK_TRUE;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES:
+      ((VkPhysicalDeviceShaderIntegerDotProductFeatures *)s)->shaderIntegerDotProduct =
+          v13.shaderIntegerDotProduct;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES:
+      ((VkPhysicalDeviceMaintenance4Features *)s)->maintenance4 = v13.maintenance4;
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR: {
       /* docs/acceleration-structures.md; tests/api/test_ray_query.c. Host

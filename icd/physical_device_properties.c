@@ -272,9 +272,18 @@ static void vulkan13_properties(VkPhysicalDeviceVulkan13Properties *p)
    p->minSubgroupSize = VKPPU_SUBGROUP_SIZE;
    p->maxSubgroupSize = VKPPU_SUBGROUP_SIZE;
    p->maxComputeWorkgroupSubgroups = VKPPU_MAX_COMPUTE_INVOCATIONS / VKPPU_SUBGROUP_SIZE;
-   p->requiredSubgroupSizeStages = 0; /* subgroupSizeControl not supported */
-   /* inlineUniformBlock not supported: its limits are 0. Integer dot
-    * product: none accelerated. */
+   /* Subgroup operations run in compute only (subgroupSupportedStages), and
+    * compute pipelines take a required size of 32 (compute_pipeline.c). */
+   p->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+   /* Inline uniform blocks live in set memory (vkppu_descriptor.h); the
+    * limits are the spec's minimums. Integer dot product: none
+    * accelerated. */
+   p->maxInlineUniformBlockSize = VKPPU_MAX_INLINE_UNIFORM_BLOCK_SIZE;
+   p->maxPerStageDescriptorInlineUniformBlocks = VKPPU_MAX_INLINE_UNIFORM_BLOCKS;
+   p->maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = VKPPU_MAX_INLINE_UNIFORM_BLOCKS;
+   p->maxDescriptorSetInlineUniformBlocks = VKPPU_MAX_INLINE_UNIFORM_BLOCKS;
+   p->maxDescriptorSetUpdateAfterBindInlineUniformBlocks = VKPPU_MAX_INLINE_UNIFORM_BLOCKS;
+   p->maxInlineUniformTotalSize = VKPPU_MAX_INLINE_UNIFORM_BLOCK_SIZE;
    p->storageTexelBufferOffsetAlignmentBytes = vkppu_limits.minTexelBufferOffsetAlignment;
    p->storageTexelBufferOffsetSingleTexelAlignment = VK_FALSE;
    p->uniformTexelBufferOffsetAlignmentBytes = vkppu_limits.minTexelBufferOffsetAlignment;

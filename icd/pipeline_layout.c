@@ -49,8 +49,11 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
       vkppu_descriptor_set_layout_ref(set);
       layout->sets[s] = set;
       layout->dynamic_count += set->dynamic_count;
-      for (uint32_t b = 0; b < set->binding_count; b++)
-         abi_bindings += set->bindings[b].stride != 0;
+      /* Every binding of a supported type (as the loop below counts). */
+      for (uint32_t b = 0; b < set->binding_count; b++) {
+         enum drv_binding_kind kind;
+         abi_bindings += vkppu_descriptor_type_kind(set->bindings[b].type, &kind);
+      }
    }
    if (layout->dynamic_count > DRV_ABI_MAX_DYNAMIC_BUFFERS) {
       /* maxDescriptorSetUniformBuffersDynamic + ...StorageBuffersDynamic is 16. */
@@ -83,7 +86,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreatePipelineLayout(
              .binding = sb->binding,
              .kind = kind,
              .offset = sb->offset,
-             .array_size = sb->count,
+             /* An inline block is one uniform block in the shader. */
+             .array_size =
+                 sb->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? (sb->count != 0) : sb->count,
              .dynamic_index =
                  sb->dynamic_index < 0 ? -1 : (int32_t)layout->dynamic_base[s] + sb->dynamic_index,
          };

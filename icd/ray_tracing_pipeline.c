@@ -254,11 +254,26 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateRayTracingPipelinesKHR(
    (void)pipelineCache; /* ray-tracing programs are not cached */
    VKPPU_FROM_HANDLE(vkppu_device, dev, device);
    VkResult result = VK_SUCCESS;
-   for (uint32_t i = 0; i < createInfoCount; i++) {
+   for (uint32_t i = 0; i < createInfoCount; i++)
       pPipelines[i] = VK_NULL_HANDLE;
-      VkResult r = create_pipeline(dev, &pCreateInfos[i], pAllocator, &pPipelines[i]);
-      if (r != VK_SUCCESS)
-         result = r;
+   for (uint32_t i = 0; i < createInfoCount; i++) {
+      VkResult r;
+      /* Ray-tracing programs are never cached, so every pipeline but a
+       * library (which only keeps its stages) needs the compiler
+       * (VK_EXT_pipeline_creation_cache_control). */
+      const VkPipelineCreateFlags flags = pCreateInfos[i].flags;
+      if ((flags & VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) &&
+          !(flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)) {
+         r = VK_PIPELINE_COMPILE_REQUIRED;
+      } else {
+         struct vkppu_creation creation;
+         vkppu_creation_begin(&creation, pCreateInfos[i].pNext);
+         r = create_pipeline(dev, &pCreateInfos[i], pAllocator, &pPipelines[i]);
+         if (r == VK_SUCCESS)
+            vkppu_creation_end(&creation, false, false);
+      }
+      if (vkppu_creation_stop(pCreateInfos[i].flags, r, &result))
+         break;
    }
    /* The work is done at once; a deferred operation has nothing left. */
    if (result == VK_SUCCESS && deferredOperation != VK_NULL_HANDLE)

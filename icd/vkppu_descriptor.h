@@ -83,6 +83,28 @@ static inline bool vkppu_descriptor_type_is_buffer(VkDescriptorType type)
           vkppu_descriptor_type_is_dynamic(type);
 }
 
+/* An inline uniform block binding (VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK,
+ * core 1.3) is a uniform-buffer descriptor that names its own data: the
+ * 16-byte descriptor at the binding's offset, then the block's `count`
+ * bytes, padded to 16. The set writes the descriptor when it is allocated
+ * (address = the data, range = count), so shaders read the block as any
+ * uniform buffer; updates write the data in place. */
+#define VKPPU_INLINE_DATA_OFFSET DRV_DESCRIPTOR_SIZE
+/* maxInlineUniformBlockSize and the other inline-block limits: the spec's
+ * minimums ("Required Limits"); set memory could hold more, nothing needs
+ * it yet. */
+#define VKPPU_MAX_INLINE_UNIFORM_BLOCK_SIZE 256u
+#define VKPPU_MAX_INLINE_UNIFORM_BLOCKS 4u
+
+/* Bytes of set memory `count` elements (bytes, for an inline block) of
+ * binding b take. */
+static inline uint64_t vkppu_binding_bytes(const struct vkppu_set_binding *b, uint32_t count)
+{
+   if (b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+      return count ? VKPPU_INLINE_DATA_OFFSET + (((uint64_t)count + 15) & ~(uint64_t)15) : 0;
+   return (uint64_t)count * b->stride;
+}
+
 /* The shader ABI's kind of a descriptor type (driver/shader_abi.h); false
  * for types the device does not support (their bindings take no memory). */
 bool vkppu_descriptor_type_kind(VkDescriptorType type, enum drv_binding_kind *kind);
@@ -159,6 +181,10 @@ void vkppu_descriptor_set_write_images(struct vkppu_descriptor_set *set, VkDescr
                                        uint32_t binding, uint32_t array_element, uint32_t count,
                                        const VkDescriptorImageInfo *infos, size_t info_stride);
 /* Texel-buffer descriptors from VkBufferView handles `stride` bytes apart. */
+/* `bytes` of data into inline uniform block `binding` at byte `offset`,
+ * clamped to the block. */
+void vkppu_descriptor_set_write_inline(struct vkppu_descriptor_set *set, uint32_t binding,
+                                       uint32_t offset, uint32_t bytes, const void *data);
 void vkppu_descriptor_set_write_texel_buffers(struct vkppu_descriptor_set *set, uint32_t binding,
                                               uint32_t array_element, uint32_t count,
                                               const void *views, size_t stride);

@@ -15,12 +15,12 @@
  * the features land (docs/status.md, "apiVersion"). 1.1: its one required
  * feature beyond 1.0, multiview, is implemented by the render-pass objects
  * (render_pass.c). 1.2: every feature it requires works and has its case in
- * tests/api/test_vulkan12.c (physical_device_features.c, vulkan12_features);
- * 1.3 still lacks shaderDemoteToHelperInvocation, inlineUniformBlock,
- * subgroupSizeControl and others. The ICD manifests' api_version must match
+ * tests/api/test_vulkan12.c (physical_device_features.c, vulkan12_features).
+ * 1.3: likewise, vulkan13_features and tests/api/test_vulkan13.c, whose
+ * shaders are SPIR-V 1.6 on a 1.3 device. The ICD manifests' api_version must match
  * (vk_icd.json, vkppu_icd.json.in, tests/CMakeLists.txt), or the loader
  * leaves the newer commands out of its dispatch tables. */
-#define VKPPU_DEVICE_API_VERSION VK_MAKE_API_VERSION(0, 1, 2, VK_HEADER_VERSION)
+#define VKPPU_DEVICE_API_VERSION VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION)
 /* vkEnumerateInstanceVersion: instance-level 1.1-1.3 commands are queries we
  * implement completely. */
 #define VKPPU_INSTANCE_API_VERSION VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION)

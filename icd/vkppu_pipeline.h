@@ -134,4 +134,24 @@ void vkppu_ray_tracing_pipeline_properties(VkPhysicalDeviceRayTracingPipelinePro
 /* LAUNCH (or LAUNCH_INDIRECT) on the compute subchannel. */
 void vkppu_emit_launch(struct vkppu_command_buffer *cmd, bool indirect);
 
+/* VK_EXT_pipeline_creation_cache_control and VK_EXT_pipeline_creation_feedback
+ * (core 1.3), shared by the three vkCreate*Pipelines (pipeline_creation.c).
+ * A creation is timed from vkppu_creation_begin to vkppu_creation_end, which
+ * writes the VkPipelineCreationFeedbackCreateInfo of `next` if there is
+ * one: the pipeline's duration and whether the application's cache had its
+ * program; `stage_feedback_valid` says whether the one stage's feedback is
+ * the whole pipeline's (a compute pipeline), else the stages' feedback is
+ * left not VALID: their programs are compiled together. */
+struct vkppu_creation {
+   const VkPipelineCreationFeedbackCreateInfo *feedback;
+   uint64_t start_ns;
+};
+void vkppu_creation_begin(struct vkppu_creation *c, const void *next);
+void vkppu_creation_end(const struct vkppu_creation *c, bool cache_hit, bool stage_feedback_valid);
+/* The result of creating `count` pipelines whose results come one at a
+ * time: the last failure (VK_PIPELINE_COMPILE_REQUIRED included), and
+ * whether to stop because of VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT
+ * (the remaining handles stay VK_NULL_HANDLE). */
+bool vkppu_creation_stop(VkPipelineCreateFlags flags, VkResult r, VkResult *result);
+
 #endif /* VKPPU_PIPELINE_H */

@@ -296,8 +296,13 @@ class Model:
 
     def check_extension_dependencies(self, xml_exts, ext_names):
         """An extension we list must not need one we do not list (or a core
-        version above 1.2: the device reports 1.2, see vkppu_instance.h)."""
-        have = set(ext_names) | {"VK_VERSION_1_0", "VK_VERSION_1_1", "VK_VERSION_1_2"}
+        version above 1.3: the device reports 1.3, see vkppu_instance.h)."""
+        have = set(ext_names) | {
+            "VK_VERSION_1_0",
+            "VK_VERSION_1_1",
+            "VK_VERSION_1_2",
+            "VK_VERSION_1_3",
+        }
         for name in ext_names:
             ext = xml_exts[name]
             if ext.get("depends"):
@@ -306,7 +311,7 @@ class Model:
                 reqs = [r for r in (ext.get("requires") or "").split(",") if r]
                 dnf = [frozenset(reqs)]
             core = ext.get("requiresCore")
-            if core and core not in ("1.0", "1.1", "1.2"):
+            if core and core not in ("1.0", "1.1", "1.2", "1.3"):
                 raise GenError("%s requires core %s" % (name, core))
             if not any(c <= have for c in dnf):
                 raise GenError(

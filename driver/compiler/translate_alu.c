@@ -433,6 +433,210 @@ static void mul_extended(struct xl_ctx *c, const struct spirv_inst *inst, bool i
    xl_set(c, inst->result_id, d);
 }
 
+/* Integer dot products (SPV_KHR_integer_dot_product, SPIR-V 3.52.13
+ * OpSDot..OpSUDotAccSat). Nothing here is accelerated: the products and
+ * their sum are computed exactly, as a signed 192-bit value in three 64-bit
+ * words, which no sum of four 64 x 64-bit products and a 64-bit
+ * accumulator can overflow; the result is then its low bits (OpXDot) or
+ * that value saturated to the result type (the AccSat forms). */
+struct dot_acc {
+   uint32_t w[3]; /* 64-bit vregs, least significant first */
+};
+
+static uint32_t zero64(struct xl_ctx *c)
+{
+   uint32_t z = ir_new_vreg(c->ir, 2);
+   xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U64, z, 0, 0);
+   return z;
+}
+
+/* 1 when p0 holds, else 0, as a 64-bit value. */
+static uint32_t p0_to_u64(struct xl_ctx *c)
+{
+   uint32_t one = ir_new_vreg(c->ir, 2), d = ir_new_vreg(c->ir, 2);
+   xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U64, one, 0, 1);
+   xl_op(c, PPU_OP_SEL, PPU_TYPE_U64, d, one, zero64(c))->f.ps = 0;
+   return d;
+}
+
+static void setp64(struct xl_ctx *c, enum ppu_type t, enum ppu_cmp cmp, uint32_t a, uint32_t b)
+{
+   struct ir_insn *i = xl_op(c, PPU_OP_ISETP, t, 0, a, b);
+   i->f.subop = cmp;
+   i->f.pd = 0;
+}
+
+/* a < b unsigned, as 0 or 1 in 64 bits: the carry out of a sum b + x = a. */
+static uint32_t carry64(struct xl_ctx *c, uint32_t sum, uint32_t addend)
+{
+   setp64(c, PPU_TYPE_U64, PPU_CMP_LT, sum, addend);
+   return p0_to_u64(c);
+}
+
+static uint32_t sign_word(struct xl_ctx *c, uint32_t x)
+{
+   uint32_t d = ir_new_vreg(c->ir, 2);
+   xl_op_imm(c, PPU_OP_SHR, PPU_TYPE_S64, d, x, 63);
+   return d;
+}
+
+/* acc += (ext:hi:lo), a 192-bit term. */
+static void dot_add(struct xl_ctx *c, struct dot_acc *acc, uint32_t lo, uint32_t hi, uint32_t ext)
+{
+   uint32_t s0 = op64(c, PPU_OP_IADD, acc->w[0], lo);
+   uint32_t c0 = carry64(c, s0, lo);
+   uint32_t t = op64(c, PPU_OP_IADD, acc->w[1], hi);
+   uint32_t c1 = carry64(c, t, hi);
+   uint32_t s1 = op64(c, PPU_OP_IADD, t, c0);
+   uint32_t c2 = carry64(c, s1, c0);
+   uint32_t s2 = op64(c, PPU_OP_IADD, acc->w[2], ext);
+   s2 = op64(c, PPU_OP_IADD, op64(c, PPU_OP_IADD, s2, c1), c2);
+   acc->w[0] = s0;
+   acc->w[1] = s1;
+   acc->w[2] = s2;
+}
+
+/* A value of `width` bits (in one register below 64) as 64 bits, extended
+ * per `is_signed`. */
+static uint32_t widen64(struct xl_ctx *c, uint32_t x, uint32_t width, bool is_signed)
+{
+   if (width == 64)
+      return x;
+   if (width < 32)
+      x = extend_narrow(c, x, width, is_signed);
+   uint32_t d = ir_new_vreg(c->ir, 2);
+   struct ir_insn *i = xl_op(c, PPU_OP_CVT, is_signed ? PPU_TYPE_S64 : PPU_TYPE_U64, d, x, 0);
+   i->f.type2 = is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32;
+   return d;
+}
+
+/* acc += a * b, each 64 bits of the given signedness. */
+static void dot_add_product(struct xl_ctx *c, struct dot_acc *acc, uint32_t a, bool a_signed,
+                            uint32_t b, bool b_signed)
+{
+   uint32_t lo = ir_new_vreg(c->ir, 2), hi = ir_new_vreg(c->ir, 2);
+   mul_extended64(c, a, b, a_signed && b_signed, lo, hi);
+   if (a_signed != b_signed) {
+      /* One signed factor: the unsigned product's high half less the
+       * unsigned factor where the signed one is negative. */
+      uint32_t sgn = a_signed ? a : b, other = a_signed ? b : a;
+      setp64(c, PPU_TYPE_S64, PPU_CMP_LT, sgn, zero64(c));
+      uint32_t corr = ir_new_vreg(c->ir, 2);
+      xl_op(c, PPU_OP_SEL, PPU_TYPE_U64, corr, other, zero64(c))->f.ps = 0;
+      hi = op64(c, PPU_OP_ISUB, hi, corr);
+   }
+   /* Unsigned x unsigned is a nonnegative 128-bit value; with a signed
+    * factor it fits a signed 128-bit one. */
+   dot_add(c, acc, lo, hi, a_signed || b_signed ? sign_word(c, hi) : zero64(c));
+}
+
+/* 1 (as a bool) when p0 holds. */
+static uint32_t p0_bool(struct xl_ctx *c)
+{
+   return xl_p0_to_bool(c);
+}
+
+static void integer_dot(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   const uint32_t op = inst->opcode;
+   const bool a_signed = op == SPIRV_OP_SDot || op == SPIRV_OP_SDotAccSat || op == SPIRV_OP_SUDot ||
+                         op == SPIRV_OP_SUDotAccSat;
+   const bool b_signed = op == SPIRV_OP_SDot || op == SPIRV_OP_SDotAccSat;
+   const bool sat =
+       op == SPIRV_OP_SDotAccSat || op == SPIRV_OP_UDotAccSat || op == SPIRV_OP_SUDotAccSat;
+   /* The saturation (and the accumulator's extension) is signed unless
+    * both vectors are unsigned. */
+   const bool result_signed = a_signed;
+   struct xl_scalar rs, as = operand_scalar(c, inst, 0);
+   if (!xl_scalar_of(c, inst->result_type, &rs) || rs.is_float || rs.is_bool || as.is_float ||
+       as.is_bool) {
+      xl_fail(c, "integer dot product needs integer operands and result");
+      return;
+   }
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   if (c->failed || a.count != b.count)
+      return;
+   struct dot_acc acc = {{zero64(c), zero64(c), zero64(c)}};
+   if (a.count == 1) {
+      /* A scalar is a 32-bit word of four 8-bit components
+       * (PackedVectorFormat4x8Bit), component 0 in the low byte. */
+      if (as.width != 32) {
+         xl_fail(c, "a packed dot product takes 32-bit operands");
+         return;
+      }
+      for (unsigned k = 0; k < 4; k++) {
+         uint32_t x = ir_new_vreg(c->ir, 1), y = ir_new_vreg(c->ir, 1);
+         xl_op_imm(c, PPU_OP_BFE, a_signed ? PPU_TYPE_S32 : PPU_TYPE_U32, x, xl_comp(c, a, 0),
+                   (8u * k) | 8u << 8);
+         xl_op_imm(c, PPU_OP_BFE, b_signed ? PPU_TYPE_S32 : PPU_TYPE_U32, y, xl_comp(c, b, 0),
+                   (8u * k) | 8u << 8);
+         dot_add_product(c, &acc, widen64(c, x, 32, a_signed), a_signed,
+                         widen64(c, y, 32, b_signed), b_signed);
+      }
+   } else {
+      for (uint32_t k = 0; k < a.count; k++)
+         dot_add_product(c, &acc, widen64(c, xl_comp(c, a, k), as.width, a_signed), a_signed,
+                         widen64(c, xl_comp(c, b, k), as.width, b_signed), b_signed);
+   }
+   if (sat) {
+      struct xl_val acc_in = xl_get(c, xl_word(c, inst, 2));
+      if (c->failed)
+         return;
+      uint32_t x = widen64(c, xl_comp(c, acc_in, 0), rs.width, result_signed);
+      uint32_t hi = result_signed ? sign_word(c, x) : zero64(c);
+      dot_add(c, &acc, x, hi, hi);
+   }
+   uint32_t v = acc.w[0];
+   if (sat) {
+      /* The result type's range: max = all ones >> (64 - width) unsigned,
+       * >> (65 - width) signed; min = ~max signed, 0 unsigned. */
+      uint32_t ones = ir_new_vreg(c->ir, 2);
+      xl_op(c, PPU_OP_NOT, PPU_TYPE_U64, ones, zero64(c), 0);
+      uint32_t max = op64_imm(c, PPU_OP_SHR, ones, 64 - rs.width + (result_signed ? 1 : 0));
+      uint32_t min = zero64(c);
+      if (result_signed)
+         xl_op(c, PPU_OP_NOT, PPU_TYPE_U64, min, max, 0);
+      /* In range: the top words only extend w0, and w0 lies in [min, max]. */
+      uint32_t fits;
+      enum ppu_type t = result_signed ? PPU_TYPE_S64 : PPU_TYPE_U64;
+      uint32_t ext0 = result_signed ? sign_word(c, acc.w[0]) : zero64(c);
+      uint32_t ext1 = result_signed ? sign_word(c, acc.w[1]) : zero64(c);
+      setp64(c, PPU_TYPE_U64, PPU_CMP_EQ, acc.w[1], ext0);
+      fits = p0_bool(c);
+      setp64(c, PPU_TYPE_U64, PPU_CMP_EQ, acc.w[2], ext1);
+      uint32_t f2 = p0_bool(c), f = ir_new_vreg(c->ir, 1);
+      xl_op(c, PPU_OP_AND, PPU_TYPE_U32, f, fits, f2);
+      fits = f;
+      setp64(c, t, PPU_CMP_LE, acc.w[0], max);
+      f2 = p0_bool(c);
+      f = ir_new_vreg(c->ir, 1);
+      xl_op(c, PPU_OP_AND, PPU_TYPE_U32, f, fits, f2);
+      fits = f;
+      setp64(c, t, PPU_CMP_GE, acc.w[0], min);
+      f2 = p0_bool(c);
+      f = ir_new_vreg(c->ir, 1);
+      xl_op(c, PPU_OP_AND, PPU_TYPE_U32, f, fits, f2);
+      fits = f;
+      /* Out of range: the bound on the side of the sign (an unsigned sum
+       * is never negative). */
+      uint32_t bound = ir_new_vreg(c->ir, 2);
+      setp64(c, PPU_TYPE_S64, PPU_CMP_LT, acc.w[2], zero64(c));
+      xl_op(c, PPU_OP_SEL, PPU_TYPE_U64, bound, min, max)->f.ps = 0;
+      xl_bool_to_p0(c, fits);
+      uint32_t r = ir_new_vreg(c->ir, 2);
+      xl_op(c, PPU_OP_SEL, PPU_TYPE_U64, r, acc.w[0], bound)->f.ps = 0;
+      v = r;
+   }
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   if (rs.width == 64) {
+      xl_mov(c, xl_comp(c, d, 0), v, 2);
+   } else {
+      /* The low bits, re-extended for a narrow result type. */
+      finish_result(c, &rs, xl_comp(c, d, 0), half64(c, v, 0));
+   }
+   xl_set(c, inst->result_id, d);
+}
+
 static void bitfield(struct xl_ctx *c, const struct spirv_inst *inst)
 {
    bool ins = inst->opcode == SPIRV_OP_BitFieldInsert;
@@ -751,6 +955,14 @@ bool xl_translate_alu(struct xl_ctx *c, const struct spirv_inst *inst)
       return true;
    case SPIRV_OP_IsInf:
       float_class(c, inst, true);
+      return true;
+   case SPIRV_OP_SDot:
+   case SPIRV_OP_UDot:
+   case SPIRV_OP_SUDot:
+   case SPIRV_OP_SDotAccSat:
+   case SPIRV_OP_UDotAccSat:
+   case SPIRV_OP_SUDotAccSat:
+      integer_dot(c, inst);
       return true;
    case SPIRV_OP_UMulExtended:
    case SPIRV_OP_SMulExtended:

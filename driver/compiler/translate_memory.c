@@ -372,6 +372,9 @@ bool xl_setup_globals(struct xl_ctx *c)
          p.kind = XL_PTR_SHARED;
          p.offset = (c->shared_size + 15) & ~15u;
          c->shared_size = p.offset + size;
+         /* An initializer is OpConstantNull (the front end checks), and
+          * the SM zeroes a workgroup's shared memory before its first
+          * instruction (docs/compute.md), so it needs no code. */
          break;
       case SPIRV_STORAGE_CLASS_RayPayloadKHR:
       case SPIRV_STORAGE_CLASS_CallableDataKHR:

@@ -70,6 +70,12 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_AtomicFloat32AddEXT,
     SPIRV_CAPABILITY_AtomicFloat64AddEXT,
     SPIRV_CAPABILITY_DemoteToHelperInvocation,
+    /* SPV_KHR_integer_dot_product, emulated exactly (translate_alu.c); 8-bit
+     * vectors also need Int8, which the device does not have. */
+    SPIRV_CAPABILITY_DotProductInputAll,
+    SPIRV_CAPABILITY_DotProductInput4x8Bit,
+    SPIRV_CAPABILITY_DotProductInput4x8BitPacked,
+    SPIRV_CAPABILITY_DotProduct,
     /* Vertex and fragment stages (driver/compiler/translate_graphics.h). */
     SPIRV_CAPABILITY_ClipDistance,
     SPIRV_CAPABILITY_DrawParameters,
@@ -116,6 +122,7 @@ static const char *const supported_extensions[] = {
     "SPV_KHR_ray_cull_mask",
     "SPV_EXT_shader_atomic_float_add",
     "SPV_EXT_demote_to_helper_invocation",
+    "SPV_KHR_integer_dot_product",
     "SPV_EXT_descriptor_indexing",
     "SPV_NV_compute_shader_derivatives",
     "SPV_KHR_compute_shader_derivatives",

@@ -37,6 +37,14 @@ bool spirv_parse_variable(struct spirv_parser *p, const struct spirv_inst *inst,
       if (cls == SPIRV_ID_CONSTANT && spirv_id_type(m, v->initializer) != t->u.pointer.pointee_type)
          return spirv_fail(p, "initializer %%%u does not have the pointee type %%%u",
                            v->initializer, t->u.pointer.pointee_type);
+      /* Workgroup memory can only start as zero
+       * (VUID-StandaloneSpirv-OpVariable-04734, shaderZeroInitializeWorkgroupMemory):
+       * the SM clears a workgroup's shared memory when it launches it. */
+      if (v->storage_class == SPIRV_STORAGE_CLASS_Workgroup &&
+          (cls != SPIRV_ID_CONSTANT ||
+           spirv_constant(m, v->initializer)->kind != SPIRV_CONSTANT_NULL))
+         return spirv_fail(p, "Workgroup variable initializer %%%u is not OpConstantNull",
+                           v->initializer);
    }
    struct spirv_id_entry *e = &m->ids[inst->result_id];
    e->id_class = SPIRV_ID_VARIABLE;

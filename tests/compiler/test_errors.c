@@ -76,6 +76,17 @@ TEST_CASE(unsupported_feature_names_the_instruction)
    free(words);
 }
 
+TEST_CASE(workgroup_initializer_other_than_null_is_refused)
+{
+   size_t n = 0;
+   uint32_t *words = ctu_load_spirv("workgroup_initializer_nonnull", &n);
+   REQUIRE(words);
+   char err[256] = "";
+   CHECK(compile(words, n, "main", 255, err, sizeof(err)) != 0);
+   CHECK_MSG(strstr(err, "OpConstantNull") != NULL, "message: %s", err);
+   free(words);
+}
+
 TEST_CASE(missing_entry_point_is_an_error)
 {
    size_t n = 0;

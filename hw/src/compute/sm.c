@@ -133,8 +133,10 @@ void ppu_sm_launch_workgroup(struct ppu_sm *sm, uint64_t index)
    wg->first_warp = slot * g->warps_per_workgroup;
    wg->warps_live = g->warps_per_workgroup;
    wg->barrier_wait = 0;
-   /* Shared and local memory start as zero: the spec leaves them undefined,
-    * and zero keeps runs reproducible. */
+   /* Shared and local memory start as zero: zero keeps runs reproducible,
+    * and the compiler relies on shared memory being zero for Workgroup
+    * variables with a null initializer (shaderZeroInitializeWorkgroupMemory;
+    * docs/compute.md). */
    memset(wg->shared, 0, g->shared_size);
    memset(wg->local, 0, (size_t)g->threads_per_workgroup * g->local_size);
    for (uint32_t i = 0; i < g->warps_per_workgroup; i++) {
