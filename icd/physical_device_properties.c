@@ -31,7 +31,7 @@
 static const VkPhysicalDeviceLimits vkppu_limits = {
     .maxImageDimension1D = 16384,
     .maxImageDimension2D = 16384,
-    .maxImageDimension3D = 2048,
+    .maxImageDimension3D = 16384, /* the texture header takes 16384 a side (PPU_TEX_MAX_EXTENT) */
     .maxImageDimensionCube = 16384,
     .maxImageArrayLayers = 2048,
     .maxTexelBufferElements = 1u << 27,

@@ -778,7 +778,7 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
         image_info(VK_FORMAT_R8_UNORM, VK_IMAGE_TYPE_2D, 16385, 1, 1, 1, 1),
         VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"3D beyond maxImageDimension3D",
-        image_info(VK_FORMAT_R8_UNORM, VK_IMAGE_TYPE_3D, 4, 4, 2049, 1, 1),
+        image_info(VK_FORMAT_R8_UNORM, VK_IMAGE_TYPE_3D, 4, 4, 16385, 1, 1),
         VK_ERROR_FORMAT_NOT_SUPPORTED},
        {"levels beyond the chain",
         image_info(VK_FORMAT_R8_UNORM, VK_IMAGE_TYPE_2D, 64, 64, 1, 8, 1),
