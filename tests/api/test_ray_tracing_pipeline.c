@@ -143,7 +143,7 @@ struct ray {
    uint32_t flags, sbt_offset, sbt_stride, miss_index, callable_index, pad[3];
 };
 
-enum stage { ST_RAYGEN, ST_MISS, ST_CHIT, ST_AHIT, ST_INT, ST_CALL, STAGES };
+enum stage { ST_RAYGEN, ST_MISS, ST_CHIT, ST_AHIT, ST_INT, ST_CALL, ST_BIG_AHIT, STAGES };
 static const struct rtu_stage basic_stages[STAGES] = {
     {"rt_basic.rgen", VK_SHADER_STAGE_RAYGEN_BIT_KHR},
     {"rt_basic.rmiss", VK_SHADER_STAGE_MISS_BIT_KHR},
@@ -151,16 +151,27 @@ static const struct rtu_stage basic_stages[STAGES] = {
     {"rt_basic.rahit", VK_SHADER_STAGE_ANY_HIT_BIT_KHR},
     {"rt_basic.rint", VK_SHADER_STAGE_INTERSECTION_BIT_KHR},
     {"rt_basic.rcall", VK_SHADER_STAGE_CALLABLE_BIT_KHR},
+    {"rt_bigframe.rahit", VK_SHADER_STAGE_ANY_HIT_BIT_KHR},
 };
-enum group { G_RAYGEN, G_MISS, G_TRI, G_TRI_AHIT, G_PROC, G_CALL, G_PROC_AHIT, GROUPS };
+enum group {
+   G_RAYGEN,
+   G_MISS,
+   G_TRI,
+   G_TRI_AHIT,
+   G_PROC,
+   G_CALL,
+   G_PROC_AHIT,
+   G_TRI_BIG_AHIT,
+   GROUPS
+};
 
 /* Hit records: group, value, any-hit mode (0 accept, 1 ignore, 2
  * terminate). Record = instance offset + geometry * stride + ray offset. */
-static const struct rtu_sbt_record hit_records[] =
-    {
-        {G_TRI, {100, 0}},       {G_TRI_AHIT, {101, 0}}, {G_PROC, {102, 0}},
-        {G_TRI_AHIT, {103, 1}},  {G_TRI_AHIT, {104, 2}}, {G_TRI, {105, 0}},
-        {G_PROC_AHIT, {106, 0}}, /* the sphere with an any-hit shader that accepts */
+static const struct rtu_sbt_record hit_records[] = {
+    {G_TRI, {100, 0}},          {G_TRI_AHIT, {101, 0}}, {G_PROC, {102, 0}},
+    {G_TRI_AHIT, {103, 1}},     {G_TRI_AHIT, {104, 2}}, {G_TRI, {105, 0}},
+    {G_PROC_AHIT, {106, 0}},    /* the sphere with an any-hit shader that accepts */
+    {G_TRI_BIG_AHIT, {107, 0}}, /* an any-hit shader with a 1 KiB frame */
 };
 static const struct rtu_sbt_record miss_records[] = {{G_MISS, {200}}, {G_MISS, {201}}};
 static const struct rtu_sbt_record raygen_record[] = {{G_RAYGEN, {0}}};
@@ -465,22 +476,24 @@ static VkResult linked_pipeline(struct rtu_rig *r, struct launch *l)
    const uint32_t none = VK_SHADER_UNUSED_KHR;
    static const struct rtu_stage miss_stages[1] = {
        {"rt_basic.rmiss", VK_SHADER_STAGE_MISS_BIT_KHR}};
-   static const struct rtu_stage hit_stages[4] = {
+   static const struct rtu_stage hit_stages[5] = {
        {"rt_basic.rchit", VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR},
        {"rt_basic.rahit", VK_SHADER_STAGE_ANY_HIT_BIT_KHR},
        {"rt_basic.rint", VK_SHADER_STAGE_INTERSECTION_BIT_KHR},
-       {"rt_basic.rcall", VK_SHADER_STAGE_CALLABLE_BIT_KHR}};
+       {"rt_basic.rcall", VK_SHADER_STAGE_CALLABLE_BIT_KHR},
+       {"rt_bigframe.rahit", VK_SHADER_STAGE_ANY_HIT_BIT_KHR}};
    VkRayTracingShaderGroupCreateInfoKHR miss_groups[1] = {rtu_general_group(0)};
-   VkRayTracingShaderGroupCreateInfoKHR hit_groups[5] = {
+   VkRayTracingShaderGroupCreateInfoKHR hit_groups[6] = {
        rtu_hit_group(tri, 0, none, none), rtu_hit_group(tri, 0, 1, none),
-       rtu_hit_group(proc, 0, none, 2), rtu_general_group(3), rtu_hit_group(proc, 0, 1, 2)};
+       rtu_hit_group(proc, 0, none, 2),   rtu_general_group(3),
+       rtu_hit_group(proc, 0, 1, 2),      rtu_hit_group(tri, 0, 4, none)};
    VkRayTracingShaderGroupCreateInfoKHR raygen_group[1] = {rtu_general_group(0)};
    VkPipeline *libraries = l->libraries;
    struct rtu_linking library = {.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR};
    VkResult res = rtu_pipeline_create_linked(r, miss_stages, 1, miss_groups, 1, 1, l->layout,
                                              &library, &libraries[0]);
    if (res == VK_SUCCESS)
-      res = rtu_pipeline_create_linked(r, hit_stages, 4, hit_groups, 5, 1, l->layout, &library,
+      res = rtu_pipeline_create_linked(r, hit_stages, 5, hit_groups, 6, 1, l->layout, &library,
                                        &libraries[1]);
    struct rtu_linking linked = {.libraries = libraries, .library_count = 2};
    if (res == VK_SUCCESS)
@@ -503,6 +516,8 @@ static void basic_groups(VkRayTracingShaderGroupCreateInfoKHR out[GROUPS])
        [G_CALL] = rtu_general_group(ST_CALL),
        [G_PROC_AHIT] = rtu_hit_group(VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_KHR,
                                      ST_CHIT, ST_AHIT, ST_INT),
+       [G_TRI_BIG_AHIT] = rtu_hit_group(VK_RAY_TRACING_SHADER_GROUP_TYPE_TRIANGLES_HIT_GROUP_KHR,
+                                        ST_CHIT, ST_BIG_AHIT, VK_SHADER_UNUSED_KHR),
    };
    memcpy(out, groups, sizeof(groups));
 }
@@ -523,7 +538,7 @@ static bool basic_pipeline(struct rtu_rig *r, struct launch *l, bool from_librar
    }
    const struct rtu_sbt_record *regions[4] = {raygen_record, miss_records, hit_records,
                                               callable_records};
-   const uint32_t counts[4] = {1, 2, 7, 1};
+   const uint32_t counts[4] = {1, 2, 8, 1};
    return rtu_sbt_create(r, l->pipeline, GROUPS, regions, counts, &l->sbt);
 }
 
@@ -661,6 +676,13 @@ static void check_every_stage(struct trace_mode mode)
    NEW_CASE("sbt offset picks another record", 0.25f, 0.25f, UP);
    c->ray.sbt_offset = 5;
    expect_hit(c, 0, 0, 0xff, 105, 0.25f, 0.25f);
+
+   /* An any-hit shader whose frame is 1 KiB of locals, on the default stack
+    * (the spec's formula over the pipeline's stages). */
+   NEW_CASE("any-hit with a 1 KiB frame on the default stack", 2.25f, 0.5f, UP);
+   c->ray.sbt_offset = 6;
+   expect_hit(c, 1, 0, 0xff, 107, 0.25f, 0.5f);
+   expect_any_hit(c);
 
    /* The box is opaque: its group's any-hit shader does not run. */
    NEW_CASE("an opaque AABB runs no any-hit", 4.5f, 0.5f, UP);
