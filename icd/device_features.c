@@ -121,6 +121,10 @@ static const struct feature_struct feature_structs[] = {
     FEATURE(VkPhysicalDeviceExtendedDynamicState2FeaturesEXT,
             extendedDynamicState2PatchControlPoints,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceMemoryPriorityFeaturesEXT, memoryPriority,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT),
+    FEATURE(VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT, pageableDeviceLocalMemory,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT),
 };
 #undef FEATURE
 

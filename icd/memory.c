@@ -61,7 +61,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_AllocateMemory(VkDevice device,
 
    /* VkMemoryAllocateFlagsInfo's DEVICE_ADDRESS bit and
     * VkMemoryDedicatedAllocateInfo need nothing here: every allocation has a
-    * GPU VA from the start, and a dedicated allocation is an allocation. */
+    * GPU VA from the start, and a dedicated allocation is an allocation.
+    * VkMemoryPriorityAllocateInfoEXT is a hint with nothing to act on: VRAM
+    * is never oversubscribed or paged out. */
    uint64_t fixed_va = 0;
    const VkMemoryOpaqueCaptureAddressAllocateInfo *capture = find_next(
        pAllocateInfo->pNext, VK_STRUCTURE_TYPE_MEMORY_OPAQUE_CAPTURE_ADDRESS_ALLOCATE_INFO);
@@ -205,4 +207,14 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetDeviceMask(VkCommandBuffer commandBuffer,
    /* The only valid mask of a one-device group is 1, which changes nothing. */
    (void)commandBuffer;
    (void)deviceMask;
+}
+
+/* VK_EXT_pageable_device_local_memory: a new priority for an allocation, a
+ * hint like VkMemoryPriorityAllocateInfoEXT (nothing is ever paged out). */
+VKAPI_ATTR void VKAPI_CALL vkppu_SetDeviceMemoryPriorityEXT(VkDevice device, VkDeviceMemory memory,
+                                                            float priority)
+{
+   (void)device;
+   (void)memory;
+   (void)priority;
 }

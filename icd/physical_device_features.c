@@ -144,7 +144,10 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(PERFORMANCE_QUERY_FEATURES_KHR, VkPhysicalDevicePerformanceQueryFeaturesKHR)                  \
    X(VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT, VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT)     \
    X(EXTENDED_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicStateFeaturesEXT)         \
-   X(EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicState2FeaturesEXT)
+   X(EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicState2FeaturesEXT)      \
+   X(MEMORY_PRIORITY_FEATURES_EXT, VkPhysicalDeviceMemoryPriorityFeaturesEXT)                      \
+   X(PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,                                                    \
+     VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT)
 
 /* Size of the feature struct with this sType, 0 if it is not one we know. */
 static size_t feature_struct_size(VkStructureType type)
@@ -518,6 +521,16 @@ static void set_supported_features(VkBaseOutStructure *s)
       f->rayTracingPipelineTraceRaysIndirect2 = VK_TRUE;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT:
+      /* Priorities are hints (VK_EXT_memory_priority, "implementations may
+       * use it"): VRAM is never oversubscribed or paged, so vkAllocateMemory
+       * and vkSetDeviceMemoryPriorityEXT take them and nothing changes. */
+      ((VkPhysicalDeviceMemoryPriorityFeaturesEXT *)(void *)s)->memoryPriority = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT:
+      ((VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT *)(void *)s)
+          ->pageableDeviceLocalMemory = VK_TRUE;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT: {
       /* A 2D view of one 3D slice is a header of its own (image_view.c),
        * read by storage and sampled instructions alike

@@ -84,6 +84,67 @@ TEST_CASE(map_write_unmap_remap_read)
    vkt_teardown(&ctx, &dev);
 }
 
+/* VK_EXT_memory_priority and VK_EXT_pageable_device_local_memory: an
+ * allocation made with a priority, its priority changed, and the memory
+ * still holds what was written (priorities are hints; docs/memory.md). */
+TEST_CASE(memory_priorities_are_taken)
+{
+   struct vkt_context ctx;
+   if (!vkt_context_create(&ctx))
+      return;
+   if (!vkt_has_device_extension(&ctx, "VK_EXT_memory_priority") ||
+       !vkt_has_device_extension(&ctx, "VK_EXT_pageable_device_local_memory")) {
+      vkt_skip("%s lacks VK_EXT_memory_priority or VK_EXT_pageable_device_local_memory",
+               ctx.props.deviceName);
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   static const char *const extensions[] = {"VK_EXT_memory_priority",
+                                            "VK_EXT_pageable_device_local_memory"};
+   VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT pageable = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,
+       .pageableDeviceLocalMemory = VK_TRUE};
+   VkPhysicalDeviceMemoryPriorityFeaturesEXT priority = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT,
+       .pNext = &pageable,
+       .memoryPriority = VK_TRUE};
+   struct vkt_device_desc desc = {
+       .extensions = extensions, .extension_count = 2, .feature_chain = &priority};
+   struct vkt_device dev;
+   VkResult r = vkt_device_create(&ctx, &desc, &dev);
+   CHECK_MSG(r == VK_SUCCESS, "vkCreateDevice with both priority features -> %s",
+             vkt_result_name(r));
+   if (r == VK_SUCCESS) {
+      uint32_t type = vkt_find_memory_type(
+          &ctx, ~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0);
+      VkMemoryPriorityAllocateInfoEXT low = {
+          .sType = VK_STRUCTURE_TYPE_MEMORY_PRIORITY_ALLOCATE_INFO_EXT, .priority = 0.25f};
+      VkDeviceMemory mem = allocate(&dev, 1 * MiB, type, &low);
+      CHECK(mem != VK_NULL_HANDLE);
+      PFN_vkSetDeviceMemoryPriorityEXT set_priority =
+          (PFN_vkSetDeviceMemoryPriorityEXT)vkGetDeviceProcAddr(dev.device,
+                                                                "vkSetDeviceMemoryPriorityEXT");
+      CHECK(set_priority != NULL);
+      if (mem && set_priority) {
+         void *p = NULL;
+         VKT_CHECK(vkMapMemory(dev.device, mem, 0, VK_WHOLE_SIZE, 0, &p));
+         if (p) {
+            memset(p, 0x5a, 1 * MiB);
+            set_priority(dev.device, mem, 1.0f);
+            uint32_t wrong = 0;
+            for (size_t i = 0; i < 1 * MiB; i++)
+               wrong += ((const uint8_t *)p)[i] != 0x5a;
+            CHECK_MSG(wrong == 0, "%u bytes changed after a new priority", wrong);
+            vkUnmapMemory(dev.device, mem);
+         }
+      }
+      if (mem)
+         vkFreeMemory(dev.device, mem, NULL);
+      vkt_device_destroy(&dev);
+   }
+   vkt_context_destroy(&ctx);
+}
+
 /* Host writes made visible by vkFlushMappedMemoryRanges reach a GPU copy, and
  * GPU writes made visible by vkInvalidateMappedMemoryRanges reach the host.
  * Uses a non-coherent host-visible type when there is one. */
