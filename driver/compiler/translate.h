@@ -160,6 +160,16 @@ struct ir_insn *xl_op(struct xl_ctx *c, enum ppu_op op, enum ppu_type type, uint
 struct ir_insn *xl_op_imm(struct xl_ctx *c, enum ppu_op op, enum ppu_type type, uint32_t dst,
                           uint32_t a, uint32_t imm);
 /* P0 = (v != 0) for a 32-bit bool vreg. */
+/* Control-flow emitters (translate_cfg.c). xl_branch: SSY, BRA, PBK and
+ * PCNT take a target label, SYNC, BRK and CONT resume at one. xl_if_begin:
+ * if (P0 holds, or fails when negate) { ... } as SSY merge, a guarded BRA
+ * to a SYNC stub; the caller emits the body, then xl_if_end. */
+void xl_branch(struct xl_ctx *c, enum ppu_op op, uint32_t label, uint8_t guard);
+struct xl_if_block {
+   uint32_t merge, skip;
+};
+struct xl_if_block xl_if_begin(struct xl_ctx *c, bool negate);
+void xl_if_end(struct xl_ctx *c, struct xl_if_block b);
 void xl_bool_to_p0(struct xl_ctx *c, uint32_t v);
 /* A new bool vreg = P0. */
 uint32_t xl_p0_to_bool(struct xl_ctx *c);

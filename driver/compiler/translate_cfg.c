@@ -15,6 +15,32 @@
 #include "translate.h"
 #include "translate_graphics.h"
 
+void xl_branch(struct xl_ctx *c, enum ppu_op op, uint32_t label, uint8_t guard)
+{
+   struct ir_insn *i = ir_emit(c->ir, op);
+   i->f.guard = guard;
+   if (op == PPU_OP_BRA || op == PPU_OP_SSY || op == PPU_OP_PBK || op == PPU_OP_PCNT)
+      i->label = label;
+   else
+      i->resume = label;
+}
+
+struct xl_if_block xl_if_begin(struct xl_ctx *c, bool negate)
+{
+   struct xl_if_block b = {ir_new_label(c->ir), ir_new_label(c->ir)};
+   xl_branch(c, PPU_OP_SSY, b.merge, PPU_PT);
+   xl_branch(c, PPU_OP_BRA, b.skip, negate ? 0 : (0 | PPU_PRED_NEG));
+   return b;
+}
+
+void xl_if_end(struct xl_ctx *c, struct xl_if_block b)
+{
+   xl_branch(c, PPU_OP_SYNC, b.merge, PPU_PT);
+   ir_emit_label(c->ir, b.skip);
+   xl_branch(c, PPU_OP_SYNC, b.merge, PPU_PT);
+   ir_emit_label(c->ir, b.merge);
+}
+
 enum edge_kind { EDGE_NORMAL, EDGE_SYNC, EDGE_BREAK, EDGE_CONTINUE, EDGE_BACK };
 
 struct edge {

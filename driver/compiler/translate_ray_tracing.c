@@ -131,38 +131,6 @@ static void compare_imm(struct xl_ctx *c, uint32_t a, enum ppu_cmp cmp, uint32_t
    i->f.pd = 0;
 }
 
-static void branch(struct xl_ctx *c, enum ppu_op op, uint32_t label, uint8_t guard)
-{
-   struct ir_insn *i = ir_emit(c->ir, op);
-   i->f.guard = guard;
-   if (op == PPU_OP_BRA || op == PPU_OP_SSY || op == PPU_OP_PBK || op == PPU_OP_PCNT)
-      i->label = label;
-   else
-      i->resume = label;
-}
-
-/* if (P0 holds, or fails when negate) { ... }: SSY merge; @!P0 BRA merge
- * (through a SYNC stub); the caller emits the body and if_end. */
-struct if_block {
-   uint32_t merge, skip;
-};
-
-static struct if_block if_begin(struct xl_ctx *c, bool negate)
-{
-   struct if_block b = {ir_new_label(c->ir), ir_new_label(c->ir)};
-   branch(c, PPU_OP_SSY, b.merge, PPU_PT);
-   branch(c, PPU_OP_BRA, b.skip, negate ? 0 : (0 | PPU_PRED_NEG));
-   return b;
-}
-
-static void if_end(struct xl_ctx *c, struct if_block b)
-{
-   branch(c, PPU_OP_SYNC, b.merge, PPU_PT);
-   ir_emit_label(c->ir, b.skip);
-   branch(c, PPU_OP_SYNC, b.merge, PPU_PT);
-   ir_emit_label(c->ir, b.merge);
-}
-
 static void ttu(struct xl_ctx *c, enum ppu_ttu_op op, uint32_t dst, uint32_t object, uint32_t b)
 {
    struct ir_insn *i = xl_op(c, PPU_OP_TTU, PPU_TYPE_U32, dst, object, b);
@@ -347,7 +315,7 @@ static void translate_function(struct xl_ctx *root, struct xl_rt_instance *in)
       if (!s->failed)
          xl_inline_stage(s, root->rt->stages[in->stage].entry);
    }
-   branch(s, PPU_OP_RET, IR_NO_LABEL, PPU_PT);
+   xl_branch(s, PPU_OP_RET, IR_NO_LABEL, PPU_PT);
    struct ir_frame *f = &s->ir->frames[in->frame];
    f->lo = lo;
    f->hi = s->local_size;
@@ -437,21 +405,21 @@ static void group_switch(struct xl_ctx *c, uint32_t group_plus_one, group_filter
       return;
    }
    uint32_t merge = ir_new_label(c->ir);
-   branch(c, PPU_OP_PBK, merge, PPU_PT);
+   xl_branch(c, PPU_OP_PBK, merge, PPU_PT);
    for (uint32_t g = 0; g < n; g++) {
       if (!wanted(&rt->req->groups[g], rt, own_stage(c)))
          continue;
       cases[g] = ir_new_label(c->ir);
       compare_imm(c, group_plus_one, PPU_CMP_EQ, g + 1);
-      branch(c, PPU_OP_BRA, cases[g], 0);
+      xl_branch(c, PPU_OP_BRA, cases[g], 0);
    }
-   branch(c, PPU_OP_BRK, merge, PPU_PT);
+   xl_branch(c, PPU_OP_BRK, merge, PPU_PT);
    for (uint32_t g = 0; g < n && !c->failed; g++) {
       if (!cases[g])
          continue;
       ir_emit_label(c->ir, cases[g]);
       body(c, g, arg);
-      branch(c, PPU_OP_BRK, merge, PPU_PT);
+      xl_branch(c, PPU_OP_BRK, merge, PPU_PT);
    }
    ir_emit_label(c->ir, merge);
    free(cases);
@@ -570,13 +538,13 @@ static void triangle_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t 
    group_switch(c, group, has_any_hit, call_any_hit, t);
    uint32_t outcome = load_at(c, f, SLOT(SLOT_OUTCOME));
    compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
-   struct if_block accepted = if_begin(c, false);
+   struct xl_if_block accepted = xl_if_begin(c, false);
    ttu(c, PPU_TTU_CONFIRM, 0, f, 0);
-   if_end(c, accepted);
+   xl_if_end(c, accepted);
    compare_imm(c, outcome, PPU_CMP_EQ, OUTCOME_TERMINATE);
-   struct if_block terminate = if_begin(c, false);
+   struct xl_if_block terminate = xl_if_begin(c, false);
    ttu(c, PPU_TTU_TERMINATE, 0, f, 0);
-   if_end(c, terminate);
+   xl_if_end(c, terminate);
 }
 
 static void call_intersection(struct xl_ctx *c, uint32_t group, void *arg)
@@ -599,15 +567,15 @@ static void aabb_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t grou
             load_at(c, f, PPU_RQ_OFFSET_COMMITTED + offsetof(struct ppu_ray_query_hit, t)));
    group_switch(c, group, has_intersection, call_intersection, t);
    compare_imm(c, load_at(c, f, SLOT(SLOT_PENDING)), PPU_CMP_NE, 0);
-   struct if_block pending = if_begin(c, false);
+   struct xl_if_block pending = xl_if_begin(c, false);
    ttu(c, PPU_TTU_GENERATE, 0, f, load_at(c, f, SLOT(SLOT_PENDING_T)));
    copy_words(c, f, FRAME_COMMITTED_ATTR, FRAME_PENDING_ATTR, XL_RT_ATTRIBUTE_BYTES);
    store_at(c, f, SLOT(SLOT_COMMITTED_KIND), load_at(c, f, SLOT(SLOT_PENDING_KIND)));
-   if_end(c, pending);
+   xl_if_end(c, pending);
    compare_imm(c, load_at(c, f, SLOT(SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_TERMINATE);
-   struct if_block terminate = if_begin(c, false);
+   struct xl_if_block terminate = xl_if_begin(c, false);
    ttu(c, PPU_TTU_TERMINATE, 0, f, 0);
-   if_end(c, terminate);
+   xl_if_end(c, terminate);
 }
 
 /* while (PROCEED) { candidate: any-hit or intersection }, lowered as a
@@ -615,27 +583,27 @@ static void aabb_candidate(struct xl_ctx *c, struct trace_site *t, uint32_t grou
 static void traverse(struct xl_ctx *c, struct trace_site *t)
 {
    uint32_t done = ir_new_label(c->ir), head = ir_new_label(c->ir), cont = ir_new_label(c->ir);
-   branch(c, PPU_OP_PBK, done, PPU_PT);
+   xl_branch(c, PPU_OP_PBK, done, PPU_PT);
    ir_emit_label(c->ir, head);
-   branch(c, PPU_OP_PCNT, cont, PPU_PT);
+   xl_branch(c, PPU_OP_PCNT, cont, PPU_PT);
    uint32_t more = vreg(c, 1);
    ttu(c, PPU_TTU_PROCEED, more, t->frame, 0);
    compare_imm(c, more, PPU_CMP_EQ, 0);
-   branch(c, PPU_OP_BRK, done, 0);
+   xl_branch(c, PPU_OP_BRK, done, 0);
    t->record = hit_record(c, t, PPU_RQ_OFFSET_CANDIDATE);
    uint32_t group = load_global(c, t->record, 0, PPU_TYPE_U32);
    uint32_t type = load_at(c, t->frame, PPU_RQ_OFFSET_CANDIDATE);
    compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_CANDIDATE_TRIANGLE);
-   struct if_block triangle = if_begin(c, false);
+   struct xl_if_block triangle = xl_if_begin(c, false);
    triangle_candidate(c, t, group);
-   if_end(c, triangle);
+   xl_if_end(c, triangle);
    compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_CANDIDATE_AABB);
-   struct if_block aabb = if_begin(c, false);
+   struct xl_if_block aabb = xl_if_begin(c, false);
    aabb_candidate(c, t, group);
-   if_end(c, aabb);
-   branch(c, PPU_OP_SYNC, cont, PPU_PT);
+   xl_if_end(c, aabb);
+   xl_branch(c, PPU_OP_SYNC, cont, PPU_PT);
    ir_emit_label(c->ir, cont);
-   branch(c, PPU_OP_BRA, head, PPU_PT);
+   xl_branch(c, PPU_OP_BRA, head, PPU_PT);
    ir_emit_label(c->ir, done);
 }
 
@@ -659,16 +627,16 @@ static void closest_hit_or_miss(struct xl_ctx *c, struct trace_site *t)
    uint32_t type = load_at(c, f, committed);
    compare_imm(c, type, PPU_CMP_NE, PPU_RQ_COMMITTED_NONE);
    uint32_t merge = ir_new_label(c->ir), miss = ir_new_label(c->ir);
-   branch(c, PPU_OP_SSY, merge, PPU_PT);
-   branch(c, PPU_OP_BRA, miss, 0 | PPU_PRED_NEG);
+   xl_branch(c, PPU_OP_SSY, merge, PPU_PT);
+   xl_branch(c, PPU_OP_BRA, miss, 0 | PPU_PRED_NEG);
    /* A triangle's attributes are its barycentrics and its kind its facing;
     * a generated hit's were stored when it was committed. */
    compare_imm(c, type, PPU_CMP_EQ, PPU_RQ_COMMITTED_TRIANGLE);
-   struct if_block triangle = if_begin(c, false);
+   struct xl_if_block triangle = xl_if_begin(c, false);
    copy_words(c, f, FRAME_COMMITTED_ATTR,
               committed + offsetof(struct ppu_ray_query_hit, barycentrics), 8);
    store_at(c, f, SLOT(SLOT_COMMITTED_KIND), triangle_kind(c, f, committed));
-   if_end(c, triangle);
+   xl_if_end(c, triangle);
    /* SkipClosestHitShaderKHR: the group index becomes 0, which no case
     * matches. */
    t->record = hit_record(c, t, committed);
@@ -678,12 +646,12 @@ static void closest_hit_or_miss(struct xl_ctx *c, struct trace_site *t)
    compare_imm(c, skip, PPU_CMP_EQ, 0);
    xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, chosen, group, xl_imm32(c, 0))->f.ps = 0;
    group_switch(c, chosen, has_closest_hit, call_closest_hit, t);
-   branch(c, PPU_OP_SYNC, merge, PPU_PT);
+   xl_branch(c, PPU_OP_SYNC, merge, PPU_PT);
    ir_emit_label(c->ir, miss);
    t->record =
        record_address(c, DRV_ABI_CBANK_RT_MISS, DRV_ABI_CBANK_RT_MISS_STRIDE, t->miss_index);
    group_switch(c, load_global(c, t->record, 0, PPU_TYPE_U32), is_miss_group, call_general, t);
-   branch(c, PPU_OP_SYNC, merge, PPU_PT);
+   xl_branch(c, PPU_OP_SYNC, merge, PPU_PT);
    ir_emit_label(c->ir, merge);
 }
 
@@ -747,11 +715,11 @@ static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
     * stack the pipeline sized is never exceeded. */
    if (c->rt->req->max_recursion_depth == 0)
       return;
-   struct if_block allowed = {0};
+   struct xl_if_block allowed = {0};
    bool checked = own_kind(c) != DRV_RT_STAGE_RAYGEN;
    if (checked) {
       compare_imm(c, caller->depth, PPU_CMP_LT, c->rt->req->max_recursion_depth);
-      allowed = if_begin(c, false);
+      allowed = xl_if_begin(c, false);
    }
    struct trace_site t = {0};
    t.payload = outgoing_data(c, xl_word(c, inst, 10));
@@ -791,7 +759,7 @@ static void trace_ray(struct xl_ctx *c, const struct spirv_inst *inst)
    traverse(c, &t);
    closest_hit_or_miss(c, &t);
    if (checked)
-      if_end(c, allowed);
+      xl_if_end(c, allowed);
 }
 
 /* --- executeCallableEXT -------------------------------------------------- */
@@ -864,7 +832,7 @@ static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
    i->f.subop = PPU_CMP_NE;
    i->f.pd = 0;
    i->f.ps = 0;
-   struct if_block in_range = if_begin(c, false);
+   struct xl_if_block in_range = xl_if_begin(c, false);
    store_at(c, f, SLOT(SLOT_CANDIDATE_T), t);
    store_at(c, f, SLOT(SLOT_CANDIDATE_KIND), kind);
    /* The any-hit shader of the group this intersection shader runs for
@@ -882,26 +850,26 @@ static void report_intersection(struct xl_ctx *c, const struct spirv_inst *inst)
           c,
           load_at(c, f, PPU_RQ_OFFSET_CANDIDATE + offsetof(struct ppu_ray_query_hit, aabb_opaque)),
           PPU_CMP_EQ, 0);
-      struct if_block not_opaque = if_begin(c, false);
+      struct xl_if_block not_opaque = xl_if_begin(c, false);
       group_switch(c, load_global(c, self->record, 0, PPU_TYPE_U32), runs_own_any_hit, call_any_hit,
                    &site);
-      if_end(c, not_opaque);
+      xl_if_end(c, not_opaque);
    }
    outcome = load_at(c, f, SLOT(SLOT_OUTCOME));
    compare_imm(c, outcome, PPU_CMP_NE, OUTCOME_IGNORE);
-   struct if_block accepted = if_begin(c, false);
+   struct xl_if_block accepted = xl_if_begin(c, false);
    store_imm_at(c, f, SLOT(SLOT_PENDING), 1);
    store_imm_at(c, f, SLOT(SLOT_REPORTED), 1);
    store_at(c, f, SLOT(SLOT_PENDING_T), t);
    store_at(c, f, SLOT(SLOT_PENDING_KIND), kind);
    copy_words(c, f, FRAME_PENDING_ATTR, FRAME_CANDIDATE_ATTR, XL_RT_ATTRIBUTE_BYTES);
-   if_end(c, accepted);
+   xl_if_end(c, accepted);
    /* An ignored hit leaves the outcome free for the next report. */
    compare_imm(c, load_at(c, f, SLOT(SLOT_OUTCOME)), PPU_CMP_EQ, OUTCOME_IGNORE);
-   struct if_block ignored = if_begin(c, false);
+   struct xl_if_block ignored = xl_if_begin(c, false);
    store_imm_at(c, f, SLOT(SLOT_OUTCOME), 0);
-   if_end(c, ignored);
-   if_end(c, in_range);
+   xl_if_end(c, ignored);
+   xl_if_end(c, in_range);
    xl_mov(c, xl_comp(c, result, 0), load_at(c, f, SLOT(SLOT_REPORTED)), 1);
    xl_set(c, inst->result_id, result);
    /* terminateRayEXT in the any-hit shader ends the intersection shader. */
@@ -916,7 +884,7 @@ void xl_rt_end_any_hit(struct xl_ctx *c, uint32_t opcode)
    }
    store_imm_at(c, c->rt_instance->hit_frame, SLOT(SLOT_OUTCOME),
                 opcode == SPIRV_OP_IgnoreIntersectionKHR ? OUTCOME_IGNORE : OUTCOME_TERMINATE);
-   branch(c, PPU_OP_RET, c->scope->ret_label, PPU_PT);
+   xl_branch(c, PPU_OP_RET, c->scope->ret_label, PPU_PT);
 }
 
 void xl_rt_after_call(struct xl_ctx *c)
@@ -931,7 +899,7 @@ void xl_rt_after_call(struct xl_ctx *c)
       compare_imm(c, outcome, PPU_CMP_NE, 0);
    else
       compare_imm(c, outcome, PPU_CMP_EQ, OUTCOME_TERMINATE);
-   branch(c, PPU_OP_RET, c->scope->ret_label, 0);
+   xl_branch(c, PPU_OP_RET, c->scope->ret_label, 0);
 }
 
 bool xl_translate_ray_tracing(struct xl_ctx *c, const struct spirv_inst *inst)
