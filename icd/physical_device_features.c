@@ -57,6 +57,11 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    pFeatures->textureCompressionBC = VK_TRUE;
    /* The texture unit's anisotropic probes (docs/texture-unit.md). */
    pFeatures->samplerAnisotropy = VK_TRUE;
+   /* Stores and atomics from vertex and fragment programs: the SMs run them
+    * as from compute; a fragment program's helper lanes skip them
+    * (translate_cfg.c, xl_fragment_writes_memory; api.graphics_features). */
+   pFeatures->vertexPipelineStoresAndAtomics = VK_TRUE;
+   pFeatures->fragmentStoresAndAtomics = VK_TRUE;
    /* Graphics features the graphics engine has and the driver passes
     * through (docs/graphics.md), each with its case in
     * tests/api/test_graphics_features.c: DRAW_INDIRECT loops over any

@@ -532,11 +532,21 @@ static void translate_body(struct xl_ctx *c, uint32_t b)
       default:
          break;
       }
-      if (xl_translate_memory(c, inst) || xl_translate_atomic(c, inst) ||
-          xl_translate_alu(c, inst) || xl_translate_composite(c, inst) ||
-          xl_translate_glsl(c, inst) || xl_translate_subgroup(c, inst) ||
-          xl_translate_ray_query(c, inst) || xl_translate_image(c, inst) ||
-          xl_translate_ray_tracing(c, inst) || (c->gfx && xl_translate_fragment(c, inst)))
+      /* A fragment program's helper lanes write no memory (Vulkan "Helper
+       * Invocations"): its stores, atomics and image writes run for the
+       * lanes that are not helpers. */
+      bool guarded = c->gfx && xl_fragment_writes_memory(c, inst);
+      struct xl_if_block live = {0, 0};
+      if (guarded)
+         live = xl_fragment_live_begin(c);
+      bool done = xl_translate_memory(c, inst) || xl_translate_atomic(c, inst) ||
+                  xl_translate_alu(c, inst) || xl_translate_composite(c, inst) ||
+                  xl_translate_glsl(c, inst) || xl_translate_subgroup(c, inst) ||
+                  xl_translate_ray_query(c, inst) || xl_translate_image(c, inst) ||
+                  xl_translate_ray_tracing(c, inst) || (c->gfx && xl_translate_fragment(c, inst));
+      if (guarded)
+         xl_if_end(c, live);
+      if (done)
          continue;
       const struct spirv_opcode_info *info = spirv_opcode_info(inst->opcode);
       if (inst->opcode == SPIRV_OP_ExtInst &&

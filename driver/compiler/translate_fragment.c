@@ -376,6 +376,44 @@ static uint32_t helper_invocation(struct xl_ctx *c)
    return xl_gfx_op_imm(c, PPU_OP_BFE, PPU_TYPE_U32, xl_gfx_read_reg(c, XL_FS_STATE), 4 | 1 << 8);
 }
 
+bool xl_fragment_writes_memory(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   if (c->gfx->model != SPIRV_EXECUTION_MODEL_Fragment)
+      return false;
+   switch (inst->opcode) {
+   case SPIRV_OP_Store: {
+      /* Outputs, Private and Function variables live in local memory. */
+      const struct xl_ptr *p = xl_ptr_of(c, xl_word(c, inst, 0));
+      return p && p->kind == XL_PTR_GLOBAL;
+   }
+   case SPIRV_OP_AtomicStore:
+   case SPIRV_OP_AtomicExchange:
+   case SPIRV_OP_AtomicCompareExchange:
+   case SPIRV_OP_AtomicIIncrement:
+   case SPIRV_OP_AtomicIDecrement:
+   case SPIRV_OP_AtomicIAdd:
+   case SPIRV_OP_AtomicISub:
+   case SPIRV_OP_AtomicSMin:
+   case SPIRV_OP_AtomicUMin:
+   case SPIRV_OP_AtomicSMax:
+   case SPIRV_OP_AtomicUMax:
+   case SPIRV_OP_AtomicAnd:
+   case SPIRV_OP_AtomicOr:
+   case SPIRV_OP_AtomicXor:
+   case SPIRV_OP_AtomicFAddEXT:
+   case SPIRV_OP_ImageWrite:
+      return true;
+   default:
+      return false;
+   }
+}
+
+struct xl_if_block xl_fragment_live_begin(struct xl_ctx *c)
+{
+   xl_bool_to_p0(c, helper_invocation(c));
+   return xl_if_begin(c, true); /* the body runs where P0 (helper) fails */
+}
+
 /* R0 holds the pixel as x | y << 16. */
 uint32_t xl_fragment_pixel(struct xl_ctx *c, unsigned axis)
 {

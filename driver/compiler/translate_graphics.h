@@ -97,6 +97,13 @@ void xl_gfx_terminate(struct xl_ctx *c);
 uint32_t xl_gfx_builtin_component(struct xl_ctx *c, uint32_t builtin, uint32_t k);
 /* Fragment instructions: derivatives, demote, helper queries. */
 bool xl_translate_fragment(struct xl_ctx *c, const struct spirv_inst *inst);
+/* Whether inst, in a fragment program, writes memory other shaders or the
+ * host can see (a store through a buffer pointer, an atomic that writes,
+ * an image write), which its helper lanes must not do; and the if-block
+ * around it that runs only the lanes that are not helpers (launched
+ * uncovered, or demoted since). */
+bool xl_fragment_writes_memory(struct xl_ctx *c, const struct spirv_inst *inst);
+struct xl_if_block xl_fragment_live_begin(struct xl_ctx *c);
 /* GLSL.std.450 InterpolateAtCentroid / AtSample / AtOffset (ext): the
  * input's planes at that position (translate_glsl.c hands them over before
  * reading operands, as the first is a pointer). */

@@ -4,7 +4,8 @@
  * depthClamp, independentBlend, occlusionQueryPrecise, logicOp,
  * dualSrcBlend, largePoints, wideLines, fillModeNonSolid, depthBiasClamp
  * (and depthBounds, on its own device), VK_KHR_draw_indirect_count and
- * VK_EXT_vertex_attribute_divisor.
+ * VK_EXT_vertex_attribute_divisor, vertexPipelineStoresAndAtomics and
+ * fragmentStoresAndAtomics.
  * Exact pixels as in test_graphics.c. */
 #include "graphics_test_util.h"
 
@@ -23,7 +24,8 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
    vkGetPhysicalDeviceFeatures(ctx->physical_device, &have);
    CHECK(have.multiDrawIndirect && have.drawIndirectFirstInstance && have.fullDrawIndexUint32 &&
          have.depthClamp && have.independentBlend && have.occlusionQueryPrecise && have.logicOp &&
-         have.dualSrcBlend && have.depthBiasClamp);
+         have.dualSrcBlend && have.depthBiasClamp && have.vertexPipelineStoresAndAtomics &&
+         have.fragmentStoresAndAtomics);
    VkPhysicalDeviceFeatures want = {
        .multiDrawIndirect = VK_TRUE,
        .drawIndirectFirstInstance = VK_TRUE,
@@ -37,6 +39,8 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev)
        .wideLines = VK_TRUE,
        .fillModeNonSolid = VK_TRUE,
        .depthBiasClamp = VK_TRUE,
+       .vertexPipelineStoresAndAtomics = VK_TRUE,
+       .fragmentStoresAndAtomics = VK_TRUE,
    };
    static const char *const extensions[] = {VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME,
                                             VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME};
@@ -893,6 +897,84 @@ TEST_CASE(vertex_attribute_divisor)
    vkDestroyPipelineLayout(dev.device, layout, NULL);
    vkt_device_destroy(&dev);
    vkt_context_destroy(&ctx);
+}
+
+/* A triangle whose vertex shader records each vertex and whose fragment
+ * shader counts its invocations with an atomic while taking derivatives:
+ * every vertex is recorded, and the count equals the pixels the triangle
+ * wrote, though the quads on its edges ran helper lanes too. */
+TEST_CASE(vertex_and_fragment_stores_skip_helper_lanes)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   struct gtarget t;
+   const VkDescriptorSetLayoutBinding b = {
+       0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+   VkDescriptorSetLayout set_layout = ctu_set_layout(&dev, &b, 1);
+   VkPipelineLayout layout = ctu_pipeline_layout(&dev, &set_layout, 1, 0);
+   struct vkt_buffer counts = {0};
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t) &&
+       vkt_buffer_create(&dev, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST, &counts) ==
+           VK_SUCCESS) {
+      memset(counts.map, 0, 64);
+      struct gtu_pipeline_desc d = {.vs = "gfx_store_vertex.vert",
+                                    .fs = "gfx_store_count.frag",
+                                    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .layout = layout,
+                                    .pass = t.pass};
+      VkPipeline pipe = VK_NULL_HANDLE;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+      VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                        .maxSets = 1,
+                                        .poolSizeCount = 1,
+                                        .pPoolSizes = &size};
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateDescriptorPool(dev.device, &pci, NULL, &pool));
+      VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = pool,
+                                        .descriptorSetCount = 1,
+                                        .pSetLayouts = &set_layout};
+      VkDescriptorSet set = VK_NULL_HANDLE;
+      VKT_CHECK(vkAllocateDescriptorSets(dev.device, &ai, &set));
+      /* A thin slanted triangle: most of its quads are partly covered. */
+      struct gvertex v[3] = {gvtx(1.3f, 2.1f, 0.5f, GREEN), gvtx(29.7f, 9.4f, 0.5f, GREEN),
+                             gvtx(5.2f, 27.8f, 0.5f, GREEN)};
+      struct vkt_buffer vb;
+      if (pipe && set &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         ctu_write_buffer(&dev, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, counts.buffer, 0,
+                          VK_WHOLE_SIZE);
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1.0f, 0);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            const uint32_t *px = t.readback.map, *c = counts.map;
+            uint32_t written = 0;
+            for (uint32_t i = 0; i < GW * GH; i++)
+               written += px[i] != 0;
+            printf("  %u pixels written, %u fragment invocations counted\n", written, c[0]);
+            CHECK(written > 50);
+            CHECK_MSG(c[0] == written, "%u fragment invocations stored, %u pixels covered", c[0],
+                      written);
+            for (uint32_t k = 0; k < 3; k++)
+               CHECK_MSG(c[1 + k] == k + 1, "vertex %u recorded %u", k, c[1 + k]);
+         }
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      vkDestroyDescriptorPool(dev.device, pool, NULL);
+      gtu_target_destroy(&dev, &t);
+   }
+   vkt_buffer_destroy(&dev, &counts);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
+   vkt_teardown(&ctx, &dev);
 }
 
 int main(int argc, char **argv)

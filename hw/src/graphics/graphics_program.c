@@ -111,7 +111,10 @@ bool gfx_program_load(struct ppu_compute_engine *ce, struct ppu_mmu_client *mmu,
    g->pd_pa = pd_pa;
    g->timer = ce->timer;
    g->watchdog_budget = ce->cfg.watchdog_warp_instructions;
-   g->watchdog_per_warp = ce->cfg.watchdog_instructions_per_warp;
+   /* A draw runs its program's warps one at a time on an SM, so each may
+    * take the whole resident share (a fragment shader that walks an image). */
+   g->watchdog_per_warp = ppu_grid_watchdog_per_warp(g, ce->cfg.watchdog_instructions_per_warp,
+                                                     ce->cfg.watchdog_resident_instructions, 1);
    if (!ppu_compute_load_constant_banks(ce, &q, g, fault)) {
       ppu_grid_free(g);
       return false;
