@@ -185,6 +185,8 @@ bool xl_translate_glsl(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_subgroup(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_composite(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst);
+/* Whether an atomic opcode writes memory (every one but OpAtomicLoad). */
+bool xl_atomic_writes(uint32_t opcode);
 bool xl_translate_ray_query(struct xl_ctx *c, const struct spirv_inst *inst);
 bool xl_translate_image(struct xl_ctx *c, const struct spirv_inst *inst);
 /* OpTraceRayKHR, OpExecuteCallableKHR, OpReportIntersectionKHR. */

@@ -133,10 +133,9 @@ static void membar(struct xl_ctx *c, uint32_t scope_id)
                     : PPU_MEMBAR_GL;
 }
 
-bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst)
+bool xl_atomic_writes(uint32_t opcode)
 {
-   switch (inst->opcode) {
-   case SPIRV_OP_AtomicLoad:
+   switch (opcode) {
    case SPIRV_OP_AtomicStore:
    case SPIRV_OP_AtomicExchange:
    case SPIRV_OP_AtomicCompareExchange:
@@ -152,8 +151,19 @@ bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst)
    case SPIRV_OP_AtomicOr:
    case SPIRV_OP_AtomicXor:
    case SPIRV_OP_AtomicFAddEXT:
+      return true;
+   default:
+      return false;
+   }
+}
+
+bool xl_translate_atomic(struct xl_ctx *c, const struct spirv_inst *inst)
+{
+   if (inst->opcode == SPIRV_OP_AtomicLoad || xl_atomic_writes(inst->opcode)) {
       atomic(c, inst);
       return true;
+   }
+   switch (inst->opcode) {
    case SPIRV_OP_ControlBarrier: {
       uint64_t sem = 0;
       spirv_constant_scalar(c->m, xl_word(c, inst, 2), &sem);

@@ -386,25 +386,10 @@ bool xl_fragment_writes_memory(struct xl_ctx *c, const struct spirv_inst *inst)
       const struct xl_ptr *p = xl_ptr_of(c, xl_word(c, inst, 0));
       return p && p->kind == XL_PTR_GLOBAL;
    }
-   case SPIRV_OP_AtomicStore:
-   case SPIRV_OP_AtomicExchange:
-   case SPIRV_OP_AtomicCompareExchange:
-   case SPIRV_OP_AtomicIIncrement:
-   case SPIRV_OP_AtomicIDecrement:
-   case SPIRV_OP_AtomicIAdd:
-   case SPIRV_OP_AtomicISub:
-   case SPIRV_OP_AtomicSMin:
-   case SPIRV_OP_AtomicUMin:
-   case SPIRV_OP_AtomicSMax:
-   case SPIRV_OP_AtomicUMax:
-   case SPIRV_OP_AtomicAnd:
-   case SPIRV_OP_AtomicOr:
-   case SPIRV_OP_AtomicXor:
-   case SPIRV_OP_AtomicFAddEXT:
    case SPIRV_OP_ImageWrite:
       return true;
    default:
-      return false;
+      return xl_atomic_writes(inst->opcode);
    }
 }
 
