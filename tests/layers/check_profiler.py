@@ -62,6 +62,12 @@ def run(tag, layer):
     return d, dump
 
 
+def host_timed(k):
+    """Counts of the host interface (and the TLB lookups of its semaphore
+    polls): they depend on when the host submits relative to the model."""
+    return k.startswith("host.") or k in {"mmu.tlb_hits", "mmu.tlb_misses", "mmu.page_walks"}
+
+
 def png_size(path):
     with open(path, "rb") as f:
         head = f.read(24)
@@ -81,8 +87,6 @@ if timing:
     # lookups of those polls) depend on when the host submits relative to the
     # model, which the layer's waiting changes (seen: host.methods 117 vs 122
     # on a loaded machine).
-    def host_timed(k):
-        return k.startswith("host.") or k in {"mmu.tlb_hits", "mmu.tlb_misses", "mmu.page_walks"}
     check({k: v for k, v in dump.items() if not host_timed(k)} ==
           {k: v for k, v in dump_off.items() if not host_timed(k)},
           "timing mode: every counter but the host's semaphore polls equal with the layer on and off")
@@ -113,8 +117,19 @@ total = {n: sum(int(r[6 + i]) for r in body) for i, n in enumerate(names)}
 # Work the layer's readings see outside any row: at_device_creation (before
 # the first row) and after_last_row (the channel's last methods may run
 # after the queue reports idle).
-check({n: js["at_device_creation"][n] + total[n] + js["after_last_row"][n] for n in names} == dump,
-      "at_device_creation + the rows' deltas + after_last_row = the driver's counter dump")
+summed = {n: js["at_device_creation"][n] + total[n] + js["after_last_row"][n] for n in names}
+
+
+# The channel's last host methods (the semaphore releases after the one the
+# queue waited for) may run after the layer's last reading and before the
+# driver's dump at vkDestroyDevice (seen: host.methods 117 vs 122 under
+# load): the host interface's own counts may only fall short, by a few.
+differ = {n: (summed[n], dump.get(n)) for n in names
+          if (summed[n] != dump.get(n) if not host_timed(n)
+              else not (0 <= dump.get(n, 0) - summed[n] <= 64))}
+check(not differ, "at_device_creation + the rows' deltas + after_last_row = the driver's counter dump"
+      " (the host interface's counts at most 64 short)"
+      + (f" (differ: {differ})" if differ else ""))
 
 for r in js["rows"]:
     c = r["counters"]
