@@ -191,6 +191,8 @@ static void defer_clear(struct vkppu_command_buffer *cmd, uint32_t attachment_co
       return;
    struct vkppu_deferred_clear *grown =
        realloc(cmd->deferred_clears, (cmd->deferred_clear_count + 1) * sizeof(*grown));
+   /* + 1: a clear of no attachments or rectangles still gets a non-NULL
+    * block, so NULL means only that memory ran out. */
    VkClearAttachment *a = malloc(attachment_count * sizeof(*a) + 1);
    VkClearRect *r = malloc(rect_count * sizeof(*r) + 1);
    if (grown)

@@ -33,10 +33,7 @@
 struct side {
    struct vkt_context ctx;
    struct vkt_device dev;
-   VkDescriptorSetLayout set_layout;
-   VkPipelineLayout layout;
-   VkShaderModule module;
-   VkPipeline pipeline;
+   struct ctu_program program; /* texture_grad_anisotropy.comp, sets for 3 runs */
    VkSampler aniso, trilinear;
    struct vkt_image img;
 };
@@ -73,9 +70,6 @@ static bool side_init(struct side *s)
        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
    };
-   s->set_layout = ctu_set_layout(&s->dev, b, 2);
-   s->layout = ctu_pipeline_layout(&s->dev, &s->set_layout, 1, 0);
-   s->module = ctu_shader_module(&s->dev, "texture_grad_anisotropy");
    VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
                               .magFilter = VK_FILTER_LINEAR,
                               .minFilter = VK_FILTER_LINEAR,
@@ -84,8 +78,7 @@ static bool side_init(struct side *s)
                               .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
                               .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
                               .maxLod = VK_LOD_CLAMP_NONE};
-   bool ok = ctu_compute_pipeline(&s->dev, VK_NULL_HANDLE, s->module, s->layout, NULL,
-                                  &s->pipeline) == VK_SUCCESS &&
+   bool ok = ctu_program_create(&s->dev, "texture_grad_anisotropy", b, 2, 0, 3, &s->program) &&
              vkCreateSampler(s->dev.device, &sci, NULL, &s->trilinear) == VK_SUCCESS;
    sci.anisotropyEnable = VK_TRUE;
    sci.maxAnisotropy = 16.0f;
@@ -116,10 +109,7 @@ static void side_finish(struct side *s)
    vkt_image_destroy(&s->dev, &s->img);
    vkDestroySampler(s->dev.device, s->aniso, NULL);
    vkDestroySampler(s->dev.device, s->trilinear, NULL);
-   vkDestroyPipeline(s->dev.device, s->pipeline, NULL);
-   vkDestroyShaderModule(s->dev.device, s->module, NULL);
-   vkDestroyPipelineLayout(s->dev.device, s->layout, NULL);
-   vkDestroyDescriptorSetLayout(s->dev.device, s->set_layout, NULL);
+   ctu_program_destroy(&s->dev, &s->program);
    vkt_device_destroy(&s->dev);
 }
 
@@ -131,42 +121,21 @@ static bool sample_on(struct side *s, VkSampler sampler, float *out)
    if (vkt_buffer_create(dev, SAMPLES * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
                          &result) != VK_SUCCESS)
       return false;
-   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
-                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-   VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                     .maxSets = 1,
-                                     .poolSizeCount = 2,
-                                     .pPoolSizes = sizes};
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
-   bool ok = vkCreateDescriptorPool(dev->device, &pci, NULL, &pool) == VK_SUCCESS;
-   VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                     .descriptorPool = pool,
-                                     .descriptorSetCount = 1,
-                                     .pSetLayouts = &s->set_layout};
-   ok = ok && vkAllocateDescriptorSets(dev->device, &ai, &set) == VK_SUCCESS;
+   VkDescriptorSet set = ctu_program_set(dev, &s->program);
+   bool ok = set != VK_NULL_HANDLE;
    if (ok) {
-      VkDescriptorImageInfo ii = {sampler, s->img.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-      VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                .dstSet = set,
-                                .dstBinding = 0,
-                                .descriptorCount = 1,
-                                .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                .pImageInfo = &ii};
-      vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+      ctu_write_image(dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, sampler, s->img.view,
+                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
       ctu_write_buffer(dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, result.buffer, 0,
                        VK_WHOLE_SIZE);
       VkCommandBuffer cmd = vkt_cmd_begin(dev, s->ctx.universal_family);
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipeline);
-      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
+      ctu_program_bind(cmd, &s->program, set);
       vkCmdDispatch(cmd, SAMPLES / 64, 1, 1);
       ctu_compute_to_host_barrier(cmd);
       ok = vkt_cmd_submit_wait(dev, s->ctx.universal_family, 0, cmd) == VK_SUCCESS;
    }
    if (ok)
       memcpy(out, result.map, SAMPLES * 16);
-   if (pool)
-      vkDestroyDescriptorPool(dev->device, pool, NULL);
    vkt_buffer_destroy(dev, &result);
    return ok;
 }
@@ -269,14 +238,8 @@ static bool floor_on(struct side *s, VkSampler sampler, float *out)
    struct vkt_buffer vb = {0};
    ok = ok && gtu_data_buffer(dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb);
    if (ok) {
-      VkDescriptorImageInfo ii = {sampler, s->img.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-      VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                .dstSet = set,
-                                .dstBinding = 0,
-                                .descriptorCount = 1,
-                                .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                .pImageInfo = &ii};
-      vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+      ctu_write_image(dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, sampler, s->img.view,
+                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
       const float clear[4] = {0, 0, 0, 0};
       VkCommandBuffer cmd = gtu_begin(dev, &t, clear, 1.0f, 0);
       gtu_bind_vertex_buffer(cmd, &vb);

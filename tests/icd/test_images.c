@@ -828,6 +828,9 @@ TEST_CASE(unsupported_images_are_refused_with_a_result)
       VkResult res = try_image(&r, &cases[i].ci);
       CHECK_MSG(res == cases[i].want, "%s -> %d, expected %d", cases[i].what, res, cases[i].want);
    }
+   /* maxImageDimension3D is the header's 16384 a side: 16384 deep is made. */
+   VkImageCreateInfo deep = image_info(VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_3D, 1, 1, 16384, 1, 1);
+   CHECK_MSG(try_image(&r, &deep) == VK_SUCCESS, "a 1x1x16384 3D image is refused");
 
    /* Binding: at an offset off the alignment, or past the memory's end. */
    VkImage image;
