@@ -88,6 +88,23 @@ static void apply_watchdog_env(struct ppu_gpu_config *cfg)
    cfg->watchdog_warp_instructions = value;
 }
 
+/* VKPPU_SM_EXEC (docs/jit.md): interp, jit or auto, over the chip's
+ * sm.exec. Anything else is reported and the configured value kept. */
+static void apply_sm_exec_env(struct ppu_gpu_config *cfg)
+{
+   const char *text = getenv("VKPPU_SM_EXEC");
+   if (!text || !*text)
+      return;
+   for (unsigned i = 0; ppu_sm_exec_names[i]; i++) {
+      if (strcmp(text, ppu_sm_exec_names[i]) == 0) {
+         cfg->sm_exec = (enum ppu_sm_exec)i;
+         return;
+      }
+   }
+   fprintf(stderr, "vkppu: VKPPU_SM_EXEC=\"%s\" is not interp, jit or auto; keeping sm.exec = %s\n",
+           text, ppu_sm_exec_names[cfg->sm_exec]);
+}
+
 static void set_error(char *err, size_t err_size, const char *what)
 {
    if (err && err_size)
@@ -146,6 +163,7 @@ enum drv_result drv_hw_config_load(struct ppu_gpu_config *cfg, char *err, size_t
       }
    }
    apply_watchdog_env(cfg);
+   apply_sm_exec_env(cfg);
    return DRV_SUCCESS;
 }
 

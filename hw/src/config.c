@@ -8,6 +8,7 @@
 static_assert(sizeof(enum ppu_gpu_mode) == sizeof(uint32_t), "enum keys are stored as 32 bits");
 
 const char *const ppu_gpu_mode_names[] = {"functional", "timing", NULL};
+const char *const ppu_sm_exec_names[] = {"auto", "interp", "jit", NULL};
 const char *const ppu_ttu_predictor_hash_names[] = {"default", "grid_spherical", "two_point", NULL};
 const char *const ppu_ttu_predictor_repacking_names[] = {"default", "on", "off", NULL};
 const char *const ppu_ttu_predictor_replacement_names[] = {"default", "lru", "fifo", NULL};

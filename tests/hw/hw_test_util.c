@@ -1,7 +1,10 @@
 /* See hw_test_util.h. */
 #include "hw_test_util.h"
 
+#include "ppu/hw_config.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -165,9 +168,17 @@ bool hwt_init(struct hwt *t, uint64_t vram_size)
    return hwt_init_with(t, &cfg);
 }
 
-bool hwt_init_with(struct hwt *t, const struct ppu_gpu_config *cfg)
+bool hwt_init_with(struct hwt *t, const struct ppu_gpu_config *cfg_in)
 {
    memset(t, 0, sizeof(*t));
+   /* VKPPU_SM_EXEC=interp|jit|auto runs a test's programs on that engine
+    * (the driver reads the same variable): the ISA tests run under both. */
+   struct ppu_gpu_config copy = *cfg_in;
+   const struct ppu_gpu_config *cfg = &copy;
+   const char *exec = getenv("VKPPU_SM_EXEC");
+   for (unsigned i = 0; exec && ppu_sm_exec_names[i]; i++)
+      if (strcmp(exec, ppu_sm_exec_names[i]) == 0)
+         copy.sm_exec = (enum ppu_sm_exec)i;
    char err[128] = "";
    t->gpu = ppu_gpu_create(cfg, err, sizeof(err));
    if (!t->gpu) {

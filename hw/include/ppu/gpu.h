@@ -22,6 +22,14 @@
 struct ppu_gpu;
 struct ppu_channel;
 
+/* How the functional model executes SM programs (sm.exec). Never changes
+ * results, faults or counters: only host time (docs/jit.md). */
+enum ppu_sm_exec {
+   PPU_SM_EXEC_AUTO = 0,   /* interpret; translate a program once it has run sm.jit_threshold */
+   PPU_SM_EXEC_INTERP = 1, /* the interpreter only (the reference) */
+   PPU_SM_EXEC_JIT = 2,    /* translate every program before its first instruction */
+};
+
 enum ppu_gpu_mode {
    PPU_GPU_MODE_FUNCTIONAL = 0, /* instruction by instruction, no cycles */
    PPU_GPU_MODE_TIMING = 1,     /* cycle-level: the same execution, issued when the units allow
@@ -61,6 +69,9 @@ struct ppu_gpu_config {
    uint32_t ttu_l0_lines; /* ttu.l0_lines */
 
    uint32_t ttu_stack_entries; /* ttu.stack_entries: beyond them the stack spills */
+
+   enum ppu_sm_exec sm_exec; /* sm.exec */
+   uint64_t jit_threshold;   /* sm.jit_threshold: warp instructions before translation */
 
    /* Timing mode only (docs/timing.md): latencies and widths of the units. */
    double clock_ghz;                                /* gpu.clock */

@@ -86,6 +86,16 @@ enum ppu_hw_config_use {
      PPU_HWCFG_USE_MODEL, NULL,                                                                    \
      "instruction-cache lines of 128 bytes per SM, direct mapped; changes "                        \
      "`compute.icache_misses`, never results")                                                     \
+   X(SM_EXEC, "sm.exec", PPU_HWCFG_ENUM, sm_exec, PPU_SM_EXEC_AUTO, 0, 2, 0, "",                   \
+     PPU_HWCFG_USE_MODEL, ppu_sm_exec_names,                                                       \
+     "how the functional model runs SM programs: `interp` (the reference interpreter), `jit` "     \
+     "(translated to host vector code before they run) or `auto` (translated once a program "      \
+     "has issued sm.jit_threshold warp instructions); never changes results, faults or "           \
+     "counters (docs/jit.md)")                                                                     \
+   X(SM_JIT_THRESHOLD, "sm.jit_threshold", PPU_HWCFG_INT, jit_threshold, 2000000, 0,               \
+     PPU_HWCFG_U64_MAX, 0, "warp instructions", PPU_HWCFG_USE_MODEL, NULL,                         \
+     "with sm.exec = auto: warp instructions a program issues on the interpreter before it is "    \
+     "translated (docs/jit.md)")                                                                   \
    X(MMU_TLB_ENTRIES, "mmu.tlb_entries", PPU_HWCFG_INT, tlb_entries, 64, 1, 256,                   \
      PPU_HWCFG_STEP_POW2, "entries", PPU_HWCFG_USE_MODEL, NULL,                                    \
      "TLB entries of each SM's MMU port, direct mapped (the host, front-end and copy engine "      \
@@ -289,6 +299,7 @@ extern const char *const ppu_gpu_mode_names[]; /* indexed by enum ppu_gpu_mode, 
 /* Indexed by enum ppu_ttu_predictor_hash / _repacking (0 is "default", which
  * the keys' ranges leave out), NULL-terminated. */
 extern const char *const ppu_ttu_predictor_hash_names[];
+extern const char *const ppu_sm_exec_names[];
 extern const char *const ppu_ttu_predictor_repacking_names[];
 extern const char *const ppu_ttu_predictor_replacement_names[];
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compute/compute_timing.h"
+#include "compute/jit.h"
 #include "compute/qmd_validate.h"
 #include "compute/sm_timing.h"
 #include "fault.h"
@@ -168,6 +169,17 @@ int ppu_compute_engine_init(struct ppu_compute_engine *ce, const struct ppu_gpu_
       ppu_cwdu_finish(&ce->cwdu);
       return ENOMEM;
    }
+   if (cfg->sm_exec == PPU_SM_EXEC_JIT && !ppu_jit_available()) {
+      snprintf(err, err_size,
+               "sm.exec = jit: this build of vkppu has no translator (LLVM was "
+               "not found when it was built)");
+      for (uint32_t i = 0; i < ce->sm_count; i++)
+         ppu_sm_finish(&ce->sm[i]);
+      free(ce->sm);
+      ppu_cwdu_finish(&ce->cwdu);
+      return EINVAL;
+   }
+   ce->jit = ppu_jit_create(cfg, mmu); /* NULL: every program is interpreted */
    if (cfg->mode == PPU_GPU_MODE_TIMING) {
       ce->timing = true;
       bool ok = ppu_l2_init(&ce->l2, &ce->cfg);
@@ -239,6 +251,7 @@ void ppu_compute_engine_finish(struct ppu_compute_engine *ce)
    }
    if (ce->timing)
       ppu_l2_finish(&ce->l2);
+   ppu_jit_destroy(ce->jit);
    free(ce->sm);
    ppu_cwdu_finish(&ce->cwdu);
    memset(ce, 0, sizeof(*ce));
@@ -276,6 +289,7 @@ void ppu_grid_free(struct ppu_grid *g)
 {
    for (unsigned i = 0; i < PPU_QMD_CBANK_COUNT; i++)
       free(g->cbank[i]);
+   ppu_jit_program_put(g->jit);
    pthread_mutex_destroy(&g->fault_lock);
    free(g);
 }
@@ -418,6 +432,7 @@ static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_c
       ppu_grid_free(g);
       return PPU_METHOD_DONE;
    }
+   g->jit = ppu_jit_program_get(ce->jit, pd_pa, g->program_va, g->register_count);
    if (!start_on_workers(ce, ctx, g, fault)) {
       ppu_grid_free(g);
       return PPU_METHOD_FAULT;

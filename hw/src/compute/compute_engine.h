@@ -47,6 +47,7 @@ struct ppu_compute_engine {
    uint32_t sm_count;
    struct ppu_sm *sm;
    struct ppu_cwdu cwdu;
+   struct ppu_jit *jit; /* translated programs (compute/jit.h); NULL: interpreter only */
 
    /* Timing mode (cfg.mode; docs/timing.md): the chip's L2 and DRAM, and
     * the chip clock at the end of the last grid. One worker thread. */

@@ -42,6 +42,8 @@ struct ppu_grid {
     * along (docs/compute.md, "Watchdog and cancellation"). */
    uint64_t watchdog_per_warp;
    const struct ppu_timer *timer;
+   /* The program's translation entry (compute/jit.h); NULL: interpreted. */
+   struct ppu_jit_program *jit;
 
    /* A flag the grid's channel raises when it is destroyed, for grids its
     * destroyer cannot reach otherwise (a draw's programs, running inside

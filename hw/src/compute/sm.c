@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/jit.h"
 #include "fault.h"
 #include "host_bits.h"
 
@@ -317,28 +318,84 @@ enum ppu_exec_result ppu_sm_issue(struct ppu_sm *sm, struct ppu_grid *g, struct 
    return issue(&x, in, warp_insns, lane_insns);
 }
 
-/* Issues up to a quantum of one warp's instructions. Returns false when the
+int32_t ppu_jit_step(struct ppu_jit_state *st, uint32_t *reg, struct ppu_warp *w)
+{
+   (void)reg;
+   struct ppu_sm *sm = st->sm;
+   struct ppu_grid *g = st->grid;
+   const struct ppu_icache_insn *in = ppu_icache_fetch(&sm->icache, &sm->mmu, &sm->counters,
+                                                       g->pd_pa, g->program_va + w->pc, st->fault);
+   if (!in) {
+      st->fault->pc = g->program_va + w->pc;
+      return PPU_EXEC_FAULT;
+   }
+   struct ppu_exec x = {.sm = sm, .grid = g, .w = w, .fault = st->fault};
+   st->budget--;
+   return issue(&x, in, &st->warp_insns, &st->lane_insns);
+}
+
+/* Runs translated code for up to budget instructions of w. */
+static enum ppu_exec_result run_translated(struct ppu_sm *sm, struct ppu_grid *g,
+                                           struct ppu_warp *w, ppu_jit_fn code, unsigned *issued,
+                                           struct ppu_fault *fault, uint64_t *warp_insns,
+                                           uint64_t *lane_insns)
+{
+   int64_t budget = PPU_SM_ISSUE_QUANTUM - *issued;
+   /* The watchdog faults at the instruction past the warp's limit: the
+    * interpreter issues that one. */
+   if (g->watchdog_per_warp) {
+      uint64_t left = w->issued < g->watchdog_per_warp ? g->watchdog_per_warp - w->issued : 0;
+      if (left < (uint64_t)budget)
+         budget = (int64_t)left;
+   }
+   if (budget <= 0)
+      return PPU_EXEC_NEXT;
+   struct ppu_jit_state st = {
+       .budget = budget, .icache = sm->icache.line, .sm = sm, .grid = g, .fault = fault};
+   enum ppu_exec_result r = (enum ppu_exec_result)code(&st, w->reg[0], w);
+   *issued += (unsigned)(budget - st.budget);
+   *warp_insns += st.warp_insns;
+   *lane_insns += st.lane_insns;
+   return r;
+}
+
+/* What the quantum loop does after an instruction (or a translated run):
+ * go on, end the warp's turn, or stop the grid. */
+enum turn { TURN_GO_ON, TURN_END, TURN_FAULT };
+
+static enum turn turn_after(enum ppu_exec_result r)
+{
+   return r == PPU_EXEC_NEXT ? TURN_GO_ON : r == PPU_EXEC_FAULT ? TURN_FAULT : TURN_END;
+}
+
+/* Issues up to a quantum of one warp's instructions: translated code where
+ * the program has it, the interpreter for the rest. Returns false when the
  * grid must stop (fault filled in). */
 static bool run_warp(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w,
                      struct ppu_fault *fault, uint64_t *warp_insns, uint64_t *lane_insns)
 {
    struct ppu_exec x = {.sm = sm, .grid = g, .w = w, .fault = fault};
-   for (unsigned n = 0; n < PPU_SM_ISSUE_QUANTUM; n++) {
+   ppu_jit_fn code = g->jit ? ppu_jit_program_code(g->jit, 0) : NULL;
+   unsigned n = 0;
+   while (n < PPU_SM_ISSUE_QUANTUM) {
+      if (code) {
+         enum turn t =
+             turn_after(run_translated(sm, g, w, code, &n, fault, warp_insns, lane_insns));
+         if (t != TURN_GO_ON)
+            return t == TURN_END;
+         if (n >= PPU_SM_ISSUE_QUANTUM)
+            break;
+      }
       const struct ppu_icache_insn *in = ppu_icache_fetch(&sm->icache, &sm->mmu, &sm->counters,
                                                           g->pd_pa, g->program_va + w->pc, fault);
       if (!in) {
          fault->pc = g->program_va + w->pc;
          return false;
       }
-      switch (issue(&x, in, warp_insns, lane_insns)) {
-      case PPU_EXEC_NEXT:
-         break;
-      case PPU_EXEC_BLOCKED:
-      case PPU_EXEC_DONE:
-         return true;
-      case PPU_EXEC_FAULT:
-         return false;
-      }
+      n++;
+      enum turn t = turn_after(issue(&x, in, warp_insns, lane_insns));
+      if (t != TURN_GO_ON)
+         return t == TURN_END;
    }
    return true;
 }
@@ -348,6 +405,8 @@ bool ppu_sm_account(struct ppu_sm *sm, struct ppu_grid *g, struct ppu_warp *w, u
 {
    ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_WARP_INSTRUCTIONS, warp_insns);
    ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_LANE_INSTRUCTIONS, lane_insns);
+   if (g->jit)
+      ppu_jit_program_code(g->jit, warp_insns); /* tiering: may translate the program */
    /* The watchdog counts per warp run so the fault names the PC of the
     * warp that crossed the budget. */
    uint64_t total =

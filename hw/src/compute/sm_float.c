@@ -7,6 +7,43 @@
 
 #include "compute/sm_operands.h"
 
+/* Every NaN an F32/F64 instruction produces is this one, whatever the
+ * operands' payloads (as on NVIDIA GPUs): host instructions propagate
+ * payloads and signs by operand position, which would make results depend
+ * on instruction selection (the translator's and the host compiler's). */
+#define CANONICAL_NAN32 0x7fffffffu
+#define CANONICAL_NAN64 0x7fffffffffffffffull
+
+static uint32_t canon32(float f)
+{
+   return isnan(f) ? CANONICAL_NAN32 : u32_of(f);
+}
+
+static uint64_t canon64(double d)
+{
+   return isnan(d) ? CANONICAL_NAN64 : u64_of(d);
+}
+
+/* FMIN/FMAX: a NaN operand yields the other, and -0 is below +0, so the
+ * result never depends on operand order or the host's libm. */
+static double min_num(double a, double b)
+{
+   if (isnan(a))
+      return b;
+   if (isnan(b))
+      return a;
+   return a < b || (a == b && signbit(a)) ? a : b;
+}
+
+static double max_num(double a, double b)
+{
+   if (isnan(a))
+      return b;
+   if (isnan(b))
+      return a;
+   return a > b || (a == b && !signbit(a)) ? a : b;
+}
+
 /* The lanes' less-than, equal and unordered bits of a compare (NaN
  * operands are unordered: lt and eq stay 0), for ppu_cmp_mask. */
 struct fcmp_bits {
@@ -88,16 +125,16 @@ static enum ppu_exec_result exec_f64(struct ppu_exec *x)
          vr = va / vb;
          break;
       case PPU_OP_FMIN:
-         vr = fmin(va, vb);
+         vr = min_num(va, vb);
          break;
       case PPU_OP_FMAX:
-         vr = fmax(va, vb);
+         vr = max_num(va, vb);
          break;
       default:
          vr = mufu64(f->subop, va);
          break;
       }
-      r[l] = u64_of(vr);
+      r[l] = canon64(vr);
    }
    ppu_write64(x->w, f->rd, r, x->exec);
    return PPU_EXEC_NEXT;
@@ -143,11 +180,11 @@ enum ppu_exec_result ppu_exec_float(struct ppu_exec *x)
       break;
    case PPU_OP_FMIN:
       for (l = 0; l < LANES; l++)
-         r[l] = fminf(a[l], b[l]);
+         r[l] = (float)min_num(a[l], b[l]);
       break;
    case PPU_OP_FMAX:
       for (l = 0; l < LANES; l++)
-         r[l] = fmaxf(a[l], b[l]);
+         r[l] = (float)max_num(a[l], b[l]);
       break;
    case PPU_OP_FSETP: {
       struct fcmp_bits c = {0, 0, 0};
@@ -164,7 +201,7 @@ enum ppu_exec_result ppu_exec_float(struct ppu_exec *x)
    }
    uint32_t out[LANES];
    for (l = 0; l < LANES; l++)
-      out[l] = u32_of(r[l]);
+      out[l] = canon32(r[l]);
    ppu_write32(ppu_reg_dst(x->w, f->rd, 0), out, x->exec);
    return PPU_EXEC_NEXT;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/jit.h"
 #include "compute/qmd_validate.h"
 #include "fault.h"
 #include "ppu/qmd.h"
@@ -119,6 +120,7 @@ bool gfx_program_load(struct ppu_compute_engine *ce, struct ppu_mmu_client *mmu,
       ppu_grid_free(g);
       return false;
    }
+   g->jit = ppu_jit_program_get(ce->jit, pd_pa, g->program_va, g->register_count);
    p->grid = g;
    return true;
 }

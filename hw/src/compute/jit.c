@@ -1,0 +1,323 @@
+/* The chip's translated programs (jit.h): which programs exist, when one is
+ * translated (tiering), and whether a translation still matches memory. */
+#include "compute/jit.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counter_block.h"
+#include "fault.h"
+
+/* Programs kept translated; beyond this the least recently launched one
+ * that no grid uses is dropped. */
+#define JIT_PROGRAMS_MAX 256u
+/* The longest program the discovery follows (1 MiB of code). */
+#define JIT_INSNS_MAX 65536u
+
+enum program_state {
+   PROGRAM_PENDING,   /* interpreted; counting toward the threshold */
+   PROGRAM_COMPILING, /* one worker translates it; the others interpret */
+   PROGRAM_READY,     /* translated */
+   PROGRAM_FAILED,    /* could not be translated: interpreted for good */
+};
+
+struct ppu_jit_program {
+   struct ppu_jit *jit;
+   _Atomic uint32_t refs; /* the cache's and one per grid */
+   uint64_t pd_pa, va;
+   uint32_t register_count;
+   _Atomic uint64_t issued;
+   _Atomic int state;
+   _Atomic(ppu_jit_fn) fn;
+   pthread_mutex_t translating; /* held while translating, so a launch can wait for it */
+   struct ppu_jit_code *code;
+   uint32_t *words; /* the instructions translated, as read from memory */
+   uint32_t count;
+   uint64_t last_launch;
+};
+
+struct ppu_jit {
+   pthread_mutex_t lock;
+   struct ppu_mmu *mmu;
+   enum ppu_sm_exec mode;
+   uint64_t threshold;
+   uint32_t icache_lines;
+   struct ppu_jit_program *program[JIT_PROGRAMS_MAX];
+   uint32_t count;
+   uint64_t launches;
+};
+
+struct ppu_jit *ppu_jit_create(const struct ppu_gpu_config *cfg, struct ppu_mmu *mmu)
+{
+   if (cfg->sm_exec == PPU_SM_EXEC_INTERP || cfg->mode != PPU_GPU_MODE_FUNCTIONAL ||
+       !ppu_jit_available())
+      return NULL;
+   struct ppu_jit *jit = calloc(1, sizeof(*jit));
+   if (!jit)
+      return NULL;
+   pthread_mutex_init(&jit->lock, NULL);
+   jit->mmu = mmu;
+   jit->mode = cfg->sm_exec;
+   jit->threshold = cfg->sm_exec == PPU_SM_EXEC_JIT ? 0 : cfg->jit_threshold;
+   jit->icache_lines = cfg->icache_lines;
+   return jit;
+}
+
+void ppu_jit_program_put(struct ppu_jit_program *p)
+{
+   if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
+      return;
+   ppu_jit_code_free(p->code);
+   pthread_mutex_destroy(&p->translating);
+   free(p->words);
+   free(p);
+}
+
+void ppu_jit_destroy(struct ppu_jit *jit)
+{
+   if (!jit)
+      return;
+   for (uint32_t i = 0; i < jit->count; i++)
+      ppu_jit_program_put(jit->program[i]);
+   pthread_mutex_destroy(&jit->lock);
+   free(jit);
+}
+
+/* Reads program memory through a port of its own, so the SMs' TLBs and the
+ * chip's counters see nothing of it. */
+struct reader {
+   struct ppu_mmu_client client;
+   struct ppu_counter_block scratch;
+   uint64_t pd_pa;
+};
+
+static struct reader *reader_new(struct ppu_mmu *mmu, uint64_t pd_pa)
+{
+   struct reader *r = malloc(sizeof(*r));
+   if (!r)
+      return NULL;
+   ppu_mmu_client_init(&r->client, mmu, PPU_ENGINE_COMPUTE);
+   r->client.counters = &r->scratch;
+   r->pd_pa = pd_pa;
+   return r;
+}
+
+static bool read_words(struct reader *r, uint64_t va, void *dst, uint64_t bytes)
+{
+   struct ppu_fault fault;
+   return ppu_mmu_read(&r->client, r->pd_pa, va, dst, bytes, &fault);
+}
+
+/* Whether execution can fall through past instruction f: not after an
+ * unguarded jump, exit, return or end of a path. */
+static bool falls_through(const struct ppu_insn_fields *f)
+{
+   if (f->guard != PPU_PT)
+      return true;
+   switch ((enum ppu_op)f->op) {
+   case PPU_OP_BRA:
+   case PPU_OP_EXIT:
+   case PPU_OP_RET:
+   case PPU_OP_SYNC:
+   case PPU_OP_BRK:
+   case PPU_OP_CONT:
+      return false;
+   default:
+      return true;
+   }
+}
+
+/* The program's extent: instructions reachable from offset 0 by falling
+ * through and by branch, reconvergence and call targets. 0 when the first
+ * instruction cannot be read. */
+static uint32_t discover(struct reader *r, uint64_t va, uint32_t register_count)
+{
+   uint8_t *seen = calloc(JIT_INSNS_MAX, 1);
+   uint32_t *work = malloc(JIT_INSNS_MAX * sizeof(*work));
+   uint32_t count = 0, top = 0;
+   if (!seen || !work)
+      goto out;
+   work[top++] = 0;
+   seen[0] = 1;
+   while (top) {
+      uint32_t i = work[--top];
+      uint32_t words[PPU_INSN_WORDS];
+      if (!read_words(r, va + (uint64_t)i * PPU_INSN_BYTES, words, sizeof(words)))
+         continue;
+      if (i + 1 > count)
+         count = i + 1;
+      struct ppu_insn_fields f;
+      const char *why = NULL;
+      if (!ppu_insn_decode(words, &f, &why) || ppu_insn_check_operands(&f, register_count))
+         continue;
+      uint32_t next[2];
+      unsigned n = 0;
+      if (falls_through(&f))
+         next[n++] = i + 1;
+      if (f.op == PPU_OP_BRA || f.op == PPU_OP_SSY || f.op == PPU_OP_PBK || f.op == PPU_OP_PCNT ||
+          f.op == PPU_OP_CALL)
+         next[n++] = f.imm / PPU_INSN_BYTES;
+      for (unsigned k = 0; k < n; k++) {
+         if (next[k] < JIT_INSNS_MAX && !seen[next[k]]) {
+            seen[next[k]] = 1;
+            work[top++] = next[k];
+         }
+      }
+   }
+out:
+   free(seen);
+   free(work);
+   return count;
+}
+
+static void translate(struct ppu_jit_program *p)
+{
+   struct ppu_jit *jit = p->jit;
+   struct reader *r = reader_new(jit->mmu, p->pd_pa);
+   uint32_t count = r ? discover(r, p->va, p->register_count) : 0;
+   uint32_t *words = count ? malloc((size_t)count * PPU_INSN_BYTES) : NULL;
+   struct ppu_icache_insn *insn = count ? calloc(count, sizeof(*insn)) : NULL;
+   const char *problem = NULL;
+   char err[256] = "";
+   if (!r || !count || !words || !insn)
+      problem = "no host memory, or the program cannot be read";
+   else if (!read_words(r, p->va, words, (uint64_t)count * PPU_INSN_BYTES))
+      problem = "the program's pages cannot be read as one range";
+   if (!problem) {
+      for (uint32_t i = 0; i < count; i++) {
+         struct ppu_icache_insn *in = &insn[i];
+         if (ppu_insn_decode(&words[i * PPU_INSN_WORDS], &in->f, &in->illegal))
+            in->illegal = ppu_insn_check_operands(&in->f, p->register_count);
+      }
+      struct ppu_jit_source src = {
+          .program_va = p->va, .icache_lines = jit->icache_lines, .count = count, .insn = insn};
+      ppu_jit_fn fn = NULL;
+      p->code = ppu_jit_translate(&src, &fn, err, sizeof(err));
+      if (p->code) {
+         p->words = words;
+         p->count = count;
+         words = NULL;
+         atomic_store_explicit(&p->fn, fn, memory_order_release);
+      } else {
+         problem = err;
+      }
+   }
+   if (problem)
+      fprintf(stderr, "vkppu: the program at 0x%llx stays on the interpreter: %s\n",
+              (unsigned long long)p->va, problem);
+   atomic_store(&p->state, problem ? PROGRAM_FAILED : PROGRAM_READY);
+   free(insn);
+   free(words);
+   free(r);
+}
+
+static void translate_locked(struct ppu_jit_program *p)
+{
+   pthread_mutex_lock(&p->translating);
+   translate(p);
+   pthread_mutex_unlock(&p->translating);
+}
+
+ppu_jit_fn ppu_jit_program_code(struct ppu_jit_program *p, uint64_t issued)
+{
+   if (!p)
+      return NULL;
+   ppu_jit_fn fn = atomic_load_explicit(&p->fn, memory_order_acquire);
+   if (fn || atomic_load_explicit(&p->state, memory_order_relaxed) != PROGRAM_PENDING)
+      return fn;
+   if (atomic_fetch_add_explicit(&p->issued, issued, memory_order_relaxed) + issued <
+       p->jit->threshold)
+      return NULL;
+   int expected = PROGRAM_PENDING;
+   if (!atomic_compare_exchange_strong(&p->state, &expected, PROGRAM_COMPILING))
+      return NULL;
+   translate_locked(p);
+   return atomic_load_explicit(&p->fn, memory_order_acquire);
+}
+
+/* Whether memory still holds what p translated (or p has translated
+ * nothing yet). */
+static bool still_matches(struct ppu_jit_program *p)
+{
+   pthread_mutex_lock(&p->translating); /* waits for a translation under way */
+   bool same = true;
+   if (p->words) {
+      size_t bytes = (size_t)p->count * PPU_INSN_BYTES;
+      uint32_t *now = malloc(bytes);
+      struct reader *r = reader_new(p->jit->mmu, p->pd_pa);
+      same = now && r && read_words(r, p->va, now, bytes) && memcmp(now, p->words, bytes) == 0;
+      free(now);
+      free(r);
+   }
+   pthread_mutex_unlock(&p->translating);
+   return same;
+}
+
+static void drop(struct ppu_jit *jit, uint32_t i)
+{
+   ppu_jit_program_put(jit->program[i]);
+   jit->program[i] = jit->program[--jit->count];
+}
+
+/* Makes room for one more entry: drops the least recently launched program
+ * that no grid holds. False when every entry is in use. */
+static bool make_room(struct ppu_jit *jit)
+{
+   if (jit->count < JIT_PROGRAMS_MAX)
+      return true;
+   int victim = -1;
+   for (uint32_t i = 0; i < jit->count; i++) {
+      struct ppu_jit_program *p = jit->program[i];
+      if (atomic_load(&p->refs) == 1 &&
+          (victim < 0 || p->last_launch < jit->program[victim]->last_launch))
+         victim = (int)i;
+   }
+   if (victim < 0)
+      return false;
+   drop(jit, (uint32_t)victim);
+   return true;
+}
+
+struct ppu_jit_program *ppu_jit_program_get(struct ppu_jit *jit, uint64_t pd_pa,
+                                            uint64_t program_va, uint32_t register_count)
+{
+   if (!jit)
+      return NULL;
+   pthread_mutex_lock(&jit->lock);
+   struct ppu_jit_program *p = NULL;
+   for (uint32_t i = 0; i < jit->count; i++) {
+      struct ppu_jit_program *q = jit->program[i];
+      if (q->pd_pa != pd_pa || q->va != program_va || q->register_count != register_count)
+         continue;
+      if (still_matches(q))
+         p = q;
+      else
+         drop(jit, i); /* rewritten: translate the new contents afresh */
+      break;
+   }
+   bool fresh = false;
+   if (!p && make_room(jit) && (p = calloc(1, sizeof(*p)))) {
+      p->jit = jit;
+      p->pd_pa = pd_pa;
+      p->va = program_va;
+      p->register_count = register_count;
+      atomic_init(&p->refs, 1);
+      atomic_init(&p->state, PROGRAM_PENDING);
+      pthread_mutex_init(&p->translating, NULL);
+      jit->program[jit->count++] = p;
+      fresh = true;
+   }
+   if (p) {
+      atomic_fetch_add(&p->refs, 1);
+      p->last_launch = ++jit->launches;
+   }
+   pthread_mutex_unlock(&jit->lock);
+   int expected = PROGRAM_PENDING;
+   if (p && fresh && jit->mode == PPU_SM_EXEC_JIT &&
+       atomic_compare_exchange_strong(&p->state, &expected, PROGRAM_COMPILING))
+      translate_locked(p);
+   return p;
+}
