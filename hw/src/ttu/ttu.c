@@ -15,6 +15,7 @@ void ppu_ttu_init(struct ppu_ttu *ttu, struct ppu_mmu_client *mmu,
    memset(ttu, 0, sizeof(*ttu));
    ttu->counters = counters;
    ttu->stack_entries = PPU_TTU_STACK_ENTRIES_DEFAULT;
+   ttu->node_box_test = ppu_ttu_node_box_select();
    ppu_ttu_l0_init(&ttu->l0, mmu, counters, l0_lines);
 }
 

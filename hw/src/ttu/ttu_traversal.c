@@ -30,6 +30,7 @@
 
 #include "fault.h"
 #include "host_bits.h"
+#include "ttu/ttu_box_datapath.h"
 #include "ttu/ttu_intersect.h"
 
 bool ppu_ttu_fail(struct ppu_ttu_query *q, uint64_t address, const char *fmt, ...)
@@ -170,15 +171,6 @@ static void node_ancestors(const struct ppu_bvh_node *n, uint32_t up[PPU_BVH_ANC
    memcpy(&up[1], n->ancestor, sizeof(n->ancestor));
 }
 
-/* The quantized box of child slot, decoded as ppu/bvh.h defines it. */
-static void child_box(const struct ppu_bvh_node *n, unsigned slot, float lo[3], float hi[3])
-{
-   for (unsigned a = 0; a < 3; a++) {
-      lo[a] = ppu_bvh_plane(n->origin[a], n->exponent[a], n->q_lo[a][slot]);
-      hi[a] = ppu_bvh_plane(n->origin[a], n->exponent[a], n->q_hi[a][slot]);
-   }
-}
-
 static float committed_t(const struct walk *w)
 {
    return w->q->rq.committed.t;
@@ -188,7 +180,7 @@ static bool child_hit(struct walk *w, const struct ppu_ttu_ray *ray, const struc
                       unsigned slot, float *tnear)
 {
    float lo[3], hi[3];
-   child_box(n, slot, lo, hi);
+   ppu_ttu_child_box(n, slot, lo, hi);
    count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
    return ppu_ttu_box_test(ray, lo, hi, w->q->p.tmin, committed_t(w), tnear);
 }
@@ -208,25 +200,46 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
    if (n.child_count > PPU_BVH_WIDTH)
       return ppu_ttu_fail(w->q, lv->address, "node %llu has %u children", (unsigned long long)index,
                           n.child_count);
-   float near[PPU_BVH_WIDTH];
-   unsigned order[PPU_BVH_WIDTH], hits = 0;
+   /* Which slots enter the datapath: the non-empty ones, up to a slot of
+    * an unknown kind, which ends the expansion with a fault after the tests
+    * of the slots before it (as a slot-by-slot walk would count them). */
+   uint32_t tested = 0;
+   unsigned bad_slot = PPU_BVH_WIDTH;
    for (unsigned slot = 0; slot < n.child_count; slot++) {
       unsigned kind = n.child_kind[slot];
-      if (kind == PPU_BVH_CHILD_EMPTY)
-         continue;
-      if (kind != PPU_BVH_CHILD_INTERNAL && kind != PPU_BVH_CHILD_LEAF)
-         return ppu_ttu_fail(w->q, lv->address, "node %llu slot %u has child kind %u",
-                             (unsigned long long)index, slot, kind);
-      float t;
-      if (!child_hit(w, ray, &n, slot, &t))
-         continue;
+      if (kind == PPU_BVH_CHILD_INTERNAL || kind == PPU_BVH_CHILD_LEAF) {
+         tested |= 1u << slot;
+      } else if (kind != PPU_BVH_CHILD_EMPTY) {
+         bad_slot = slot;
+         break;
+      }
+   }
+   /* All children in one pass of the box datapath (ttu_box_datapath.h),
+    * counted as the tests they are; the datapath switches to boxes once. */
+   float near[PPU_BVH_WIDTH];
+   uint32_t hit_mask = 0;
+   if (tested) {
+      count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
+      if (tested & (tested - 1))
+         ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_BOX_TESTS,
+                         (uint64_t)ppu_popcount32(tested) - 1);
+      hit_mask = tested & w->q->ttu->node_box_test(ray, &n, w->q->p.tmin, committed_t(w), near);
+   }
+   if (bad_slot < PPU_BVH_WIDTH)
+      return ppu_ttu_fail(w->q, lv->address, "node %llu slot %u has child kind %u",
+                          (unsigned long long)index, bad_slot, n.child_kind[bad_slot]);
+   unsigned order[PPU_BVH_WIDTH], hits = 0;
+   float order_t[PPU_BVH_WIDTH];
+   for (uint32_t rest = hit_mask; rest; rest &= rest - 1) {
+      unsigned slot = (unsigned)__builtin_ctz(rest);
+      float t = near[slot];
       /* Insertion by entry t; equal t keep slot order. */
       unsigned i = hits++;
-      for (; i > 0 && near[i - 1] > t; i--) {
-         near[i] = near[i - 1];
+      for (; i > 0 && order_t[i - 1] > t; i--) {
+         order_t[i] = order_t[i - 1];
          order[i] = order[i - 1];
       }
-      near[i] = t;
+      order_t[i] = t;
       order[i] = slot;
    }
    if (hits == 0)
