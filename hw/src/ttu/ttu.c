@@ -4,6 +4,7 @@
  * ttu_traversal.c. */
 #include "ttu/ttu.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "ttu/ttu_ray_cost.h"
@@ -50,6 +51,7 @@ static bool op_init(struct ppu_ttu_query *q)
    struct ppu_ray_query *rq = &q->rq;
    struct ppu_ttu_private *p = &q->p;
    memset(p, 0, sizeof(*p));
+   q->stack_valid[0] = q->stack_valid[1] = PPU_BVH_MAX_DEPTH; /* all zeroed */
    memcpy(p->origin, rq->origin, sizeof(p->origin));
    memcpy(p->direction, rq->direction, sizeof(p->direction));
    p->tmin = rq->tmin;
@@ -157,14 +159,38 @@ static bool op_terminate(struct ppu_ttu_query *q)
    return true;
 }
 
+/* The private area up to the stacks, and the stack entries in use (depth
+ * read from the object; the checks come later, so clamped here). */
+#define PRIVATE_HEAD offsetof(struct ppu_ttu_private, top_stack)
+#define STACK_BYTES(entries) ((size_t)(entries) * sizeof(struct ppu_ttu_stack_entry))
+
+static uint32_t stack_entries_in_use(uint32_t depth)
+{
+   return depth < PPU_BVH_MAX_DEPTH ? depth : PPU_BVH_MAX_DEPTH;
+}
+
 bool ppu_ttu_execute(struct ppu_ttu *ttu, uint64_t pd_pa, unsigned op, uint8_t *object, uint32_t b,
                      uint32_t *d, struct ppu_fault *fault)
 {
    /* The unit works on its own copy: the seed's TTU loads the query data
-    * structure into its local storage and writes results back. */
-   struct ppu_ttu_query q = {.ttu = ttu, .pd_pa = pd_pa, .fault = fault};
+    * structure into its local storage and writes results back. Only what
+    * traversal can read is loaded (the stacks up to their depth), and only
+    * that and what the instruction wrote is stored: an object is 1 KiB and
+    * two full copies per instruction were a tenth of the ray time. */
+   struct ppu_ttu_query q;
+   q.ttu = ttu;
+   q.pd_pa = pd_pa;
+   q.fault = fault;
+   q.leaf_node.valid = false;
+   uint8_t *priv = object + PPU_RQ_PRIVATE;
    memcpy(&q.rq, object, PPU_RQ_PRIVATE);
-   memcpy(&q.p, object + PPU_RQ_PRIVATE, sizeof(q.p));
+   memcpy(&q.p, priv, PRIVATE_HEAD);
+   q.stack_valid[PPU_TTU_LEVEL_TOP] = stack_entries_in_use(q.p.top.depth);
+   q.stack_valid[PPU_TTU_LEVEL_BOTTOM] = stack_entries_in_use(q.p.bottom.depth);
+   memcpy(q.p.top_stack, priv + offsetof(struct ppu_ttu_private, top_stack),
+          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_TOP]));
+   memcpy(q.p.bottom_stack, priv + offsetof(struct ppu_ttu_private, bottom_stack),
+          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_BOTTOM]));
    bool ok;
    switch (op) {
    case PPU_TTU_INIT:
@@ -187,6 +213,10 @@ bool ppu_ttu_execute(struct ppu_ttu *ttu, uint64_t pd_pa, unsigned op, uint8_t *
       break;
    }
    memcpy(object, &q.rq, PPU_RQ_PRIVATE);
-   memcpy(object + PPU_RQ_PRIVATE, &q.p, sizeof(q.p));
+   memcpy(priv, &q.p, PRIVATE_HEAD);
+   memcpy(priv + offsetof(struct ppu_ttu_private, top_stack), q.p.top_stack,
+          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_TOP]));
+   memcpy(priv + offsetof(struct ppu_ttu_private, bottom_stack), q.p.bottom_stack,
+          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_BOTTOM]));
    return ok;
 }

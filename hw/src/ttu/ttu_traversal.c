@@ -259,6 +259,10 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
    stack[lv->depth].node = (uint32_t)index;
    stack[lv->depth].pending = pending;
    lv->depth++;
+   uint32_t *valid =
+       &w->q->stack_valid[lv == &w->q->p.top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM];
+   if (*valid < lv->depth)
+      *valid = lv->depth;
    return true;
 }
 

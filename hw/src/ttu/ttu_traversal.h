@@ -18,6 +18,12 @@ struct ppu_ttu_query {
    struct ppu_ray_query rq;
    struct ppu_ttu_private p;
    struct ppu_fault *fault;
+   /* Stack entries of each level (enum ppu_ttu_level_id) that p holds as
+    * they are in the object, or as the instruction wrote them: entries
+    * 0 .. stack_valid[l] - 1. ppu_ttu_execute copies only these in and out
+    * (the entries above are stale pushes nothing reads), so the object ends
+    * byte for byte as a copy of the whole area would leave it. */
+   uint32_t stack_valid[2];
    /* The bottom-level node whose leaf slot the walk opened last in this
     * instruction, with its ancestors 1..7 as that fetch read them: the node
     * holding a hit, which the intersection predictor learns from without
