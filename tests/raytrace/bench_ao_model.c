@@ -5,7 +5,7 @@
  *
  *   bench_ao_model [--width N] [--height N] [--spp N] [--threads N[,N...]]
  *                  [--band-pixels N] [--predictor] [--go-up-level N]
- *                  [--hash grid|two_point] [--entries N] [scene ...]
+ *                  [--hash grid|two_point] [--entries N] [--embree] [scene ...]
  *
  * --threads: ppu_gpu_config.host_worker_threads (host threads running the
  * SMs), one run per value. --band-pixels: pixels per grid (rt_ao_run);
@@ -13,17 +13,23 @@
  * scene runs with the TTU's intersection predictor off and on
  * (docs/ttu.md) and a second table gives the predictor's figures;
  * --go-up-level, --hash and --entries configure it (defaults: the paper's
- * 3, Grid Spherical, 1024). Scenes default to cornell_tiny and teapot. */
+ * 3, Grid Spherical, 1024). --embree: each scene's rays are traced by
+ * Embree 3 on as many host threads too (rt_embree.h; only in a build that
+ * found libembree-dev), and a last table gives both rates, their ratio and
+ * both build times, all from this one run (the machine is shared: only
+ * ratios measured together mean anything). Scenes default to cornell_tiny
+ * and teapot. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_embree.h"
 #include "rt_model.h"
 
 struct options {
    struct rt_ao_bench run; /* host_threads: set per run from threads[] */
    uint32_t threads[8], thread_runs;
-   bool predictor;
+   bool predictor, embree;
    struct ppu_ttu_predictor_config predictor_config, predictor_resolved;
 };
 
@@ -35,6 +41,15 @@ struct predictor_row {
 };
 static struct predictor_row predictor_rows[32];
 static int predictor_row_count;
+
+/* One scene on the model and on Embree, printed after the main table. */
+struct embree_row {
+   char scene[32];
+   double model_mrays, model_build_ms, model_mean_ao;
+   struct rt_embree_measurement e;
+};
+static struct embree_row embree_rows[32];
+static int embree_row_count;
 
 static double per(uint64_t a, uint64_t b)
 {
@@ -68,6 +83,15 @@ static bool run_scene(const char *name, const struct options *o)
          printf("  note: ttu.rays = %llu, the shader's count %llu\n",
                 (unsigned long long)d[PPU_COUNTER_TTU_RAYS], (unsigned long long)rays);
       fflush(stdout);
+      if (o->embree && embree_row_count < 32) {
+         struct embree_row *r = &embree_rows[embree_row_count];
+         snprintf(r->scene, sizeof(r->scene), "%s", name);
+         r->model_mrays = rays / m.seconds * 1e-6;
+         r->model_build_ms = m.build_ms;
+         r->model_mean_ao = s.mean_ao;
+         ok = rt_embree_ao(&mesh, cam, &o->run, &r->e);
+         embree_row_count += ok;
+      }
       if (o->predictor && predictor_row_count < 32) {
          struct predictor_row *r = &predictor_rows[predictor_row_count];
          uint32_t *with = malloc(pixels * 4);
@@ -110,6 +134,22 @@ static void print_predictor_table(const struct options *o)
              (unsigned long long)r->ao_rays, 100.0 * r->f.predicted, 100.0 * r->f.verified,
              100.0 * r->f.mispredicted, (unsigned long long)r->fetches_off,
              (unsigned long long)r->fetches_on, 100.0 * r->f.fetches_saved, 100.0 * r->f.eq1);
+   }
+}
+
+static void print_embree_table(void)
+{
+   printf("\nEmbree 3 on the same rays and host threads (build: vkppu BLAS+TLAS, Embree scene "
+          "commit)\n");
+   printf("%-16s %12s %12s %12s %13s %13s %10s %10s\n", "scene", "vkppu_Mrays", "embree_Mrays",
+          "vkppu/embree", "vkppu_build", "embree_build", "vkppu_AO", "embree_AO");
+   for (int i = 0; i < embree_row_count; i++) {
+      const struct embree_row *r = &embree_rows[i];
+      const struct rt_ao_stats *s = &r->e.stats;
+      double mrays = (double)(s->primary_rays + s->ao_rays) / r->e.seconds * 1e-6;
+      printf("%-16s %12.3f %12.3f %12.4f %10.1f ms %10.1f ms %10.4f %10.4f\n", r->scene,
+             r->model_mrays, mrays, r->model_mrays / mrays, r->model_build_ms, r->e.build_ms,
+             r->model_mean_ao, s->mean_ao);
    }
 }
 
@@ -166,6 +206,8 @@ int main(int argc, char **argv)
          ok = parse_threads(v, &o), i++;
       else if (!strcmp(a, "--predictor"))
          o.predictor = true;
+      else if (!strcmp(a, "--embree"))
+         o.embree = true;
       else if (!strcmp(a, "--go-up-level") && v) {
          uint32_t k = (uint32_t)strtoul(v, NULL, 10);
          o.predictor_config.go_up_level = k, i++;
@@ -184,7 +226,7 @@ int main(int argc, char **argv)
              stderr,
              "usage: %s [--width N] [--height N] [--spp N] [--ao-fraction F] [--threads N[,N...]] "
              "[--band-pixels N] [--predictor] [--go-up-level N] [--hash grid|two_point] "
-             "[--entries N] [scene ...]\n",
+             "[--entries N] [--embree] [scene ...]\n",
              argv[0]);
          return 2;
       }
@@ -192,6 +234,11 @@ int main(int argc, char **argv)
    if (!scene_count) {
       scenes[scene_count++] = "cornell_tiny";
       scenes[scene_count++] = "teapot";
+   }
+   if (o.embree && !rt_embree_available()) {
+      fprintf(stderr, "bench_ao_model: --embree needs a build that found libembree-dev "
+                      "(tools/install-deps.sh installs it; reconfigure)\n");
+      return 2;
    }
    o.predictor_config.enabled = true;
    char err[160];
@@ -219,7 +266,10 @@ int main(int argc, char **argv)
          failed += !run_scene(scenes[s], &o);
       if (o.predictor)
          print_predictor_table(&o);
+      if (o.embree)
+         print_embree_table();
       predictor_row_count = 0;
+      embree_row_count = 0;
    }
    return failed ? 1 : 0;
 }

@@ -248,31 +248,45 @@ bool rt_model_dispatch(struct rt_model *m, const char *shader, const void *pc, u
  * rays equal the full image's up to rounding, but ao.comp seeds its random
  * directions with the pixel index within the band, so the AO samples of
  * a banded image differ from a one-grid image's (statistically the same). */
-bool rt_ao_run(struct rt_model *m, const struct rt_ao_push *pc, uint32_t band_pixels,
-               uint32_t *result)
+uint32_t rt_ao_band_rows(const struct rt_ao_push *pc, uint32_t band_pixels)
 {
-   uint64_t bytes = (uint64_t)pc->width * pc->height * 4;
-   if (bytes > UINT32_MAX || !pc->width || !pc->height)
-      return false;
    uint32_t band_rows = pc->height;
    if (band_pixels && (uint64_t)pc->width * pc->height > band_pixels) {
       band_rows = band_pixels / pc->width / RT_AO_WORKGROUP * RT_AO_WORKGROUP;
       if (band_rows < RT_AO_WORKGROUP)
          band_rows = RT_AO_WORKGROUP;
    }
+   return band_rows;
+}
+
+uint32_t rt_ao_band_push(const struct rt_ao_push *pc, uint32_t band_rows, uint32_t y0,
+                         struct rt_ao_push *band)
+{
+   uint32_t h = pc->height - y0 < band_rows ? pc->height - y0 : band_rows;
+   *band = *pc;
+   if (h != pc->height) {
+      double scale = (double)h / pc->height, shift = 1.0 - (2.0 * y0 + h) / pc->height;
+      for (int a = 0; a < 3; a++) {
+         band->forward[a] = (float)(pc->forward[a] + shift * pc->up[a]);
+         band->up[a] = (float)(pc->up[a] * scale);
+      }
+      band->height = h;
+   }
+   return h;
+}
+
+bool rt_ao_run(struct rt_model *m, const struct rt_ao_push *pc, uint32_t band_pixels,
+               uint32_t *result)
+{
+   uint64_t bytes = (uint64_t)pc->width * pc->height * 4;
+   if (bytes > UINT32_MAX || !pc->width || !pc->height)
+      return false;
+   uint32_t band_rows = rt_ao_band_rows(pc, band_pixels);
    uint64_t result_va = rt_model_buffer(m, NULL, (uint32_t)bytes);
    bool ok = result_va != 0;
    for (uint32_t y0 = 0; ok && y0 < pc->height; y0 += band_rows) {
-      uint32_t h = pc->height - y0 < band_rows ? pc->height - y0 : band_rows;
-      struct rt_ao_push band = *pc;
-      if (h != pc->height) {
-         double scale = (double)h / pc->height, shift = 1.0 - (2.0 * y0 + h) / pc->height;
-         for (int a = 0; a < 3; a++) {
-            band.forward[a] = (float)(pc->forward[a] + shift * pc->up[a]);
-            band.up[a] = (float)(pc->up[a] * scale);
-         }
-         band.height = h;
-      }
+      struct rt_ao_push band;
+      uint32_t h = rt_ao_band_push(pc, band_rows, y0, &band);
       uint32_t groups[3] = {(pc->width + RT_AO_WORKGROUP - 1) / RT_AO_WORKGROUP,
                             (h + RT_AO_WORKGROUP - 1) / RT_AO_WORKGROUP, 1};
       uint64_t offset = (uint64_t)y0 * pc->width * 4;

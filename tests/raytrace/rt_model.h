@@ -107,6 +107,13 @@ bool rt_model_dispatch(struct rt_model *m, const char *shader, const void *pc, u
 bool rt_ao_run(struct rt_model *m, const struct rt_ao_push *pc, uint32_t band_pixels,
                uint32_t *result);
 
+/* The bands of rt_ao_run: rows per band (all rows when band_pixels is 0
+ * or the image is smaller), and the push constants of the band starting at
+ * row y0, whose row count it returns. */
+uint32_t rt_ao_band_rows(const struct rt_ao_push *pc, uint32_t band_pixels);
+uint32_t rt_ao_band_push(const struct rt_ao_push *pc, uint32_t band_rows, uint32_t y0,
+                         struct rt_ao_push *band);
+
 struct rt_ao_stats {
    uint64_t hit_pixels;
    uint64_t primary_rays, ao_rays; /* rays the shader traced */
