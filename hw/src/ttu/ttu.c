@@ -184,13 +184,17 @@ bool ppu_ttu_execute(struct ppu_ttu *ttu, uint64_t pd_pa, unsigned op, uint8_t *
    q.leaf_node.valid = false;
    uint8_t *priv = object + PPU_RQ_PRIVATE;
    memcpy(&q.rq, object, PPU_RQ_PRIVATE);
-   memcpy(&q.p, priv, PRIVATE_HEAD);
-   q.stack_valid[PPU_TTU_LEVEL_TOP] = stack_entries_in_use(q.p.top.depth);
-   q.stack_valid[PPU_TTU_LEVEL_BOTTOM] = stack_entries_in_use(q.p.bottom.depth);
-   memcpy(q.p.top_stack, priv + offsetof(struct ppu_ttu_private, top_stack),
-          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_TOP]));
-   memcpy(q.p.bottom_stack, priv + offsetof(struct ppu_ttu_private, bottom_stack),
-          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_BOTTOM]));
+   if (op == PPU_TTU_INIT) { /* clears the whole private area: nothing to load */
+      q.stack_valid[PPU_TTU_LEVEL_TOP] = q.stack_valid[PPU_TTU_LEVEL_BOTTOM] = 0;
+   } else {
+      memcpy(&q.p, priv, PRIVATE_HEAD);
+      q.stack_valid[PPU_TTU_LEVEL_TOP] = stack_entries_in_use(q.p.top.depth);
+      q.stack_valid[PPU_TTU_LEVEL_BOTTOM] = stack_entries_in_use(q.p.bottom.depth);
+      memcpy(q.p.top_stack, priv + offsetof(struct ppu_ttu_private, top_stack),
+             STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_TOP]));
+      memcpy(q.p.bottom_stack, priv + offsetof(struct ppu_ttu_private, bottom_stack),
+             STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_BOTTOM]));
+   }
    bool ok;
    switch (op) {
    case PPU_TTU_INIT:

@@ -63,16 +63,25 @@ static void count_test(struct ppu_ttu_query *q, enum ppu_counter id, enum ppu_tt
    }
 }
 
-/* Pending child nodes on the ray's stacks: the entries a hardware stack of
- * single nodes would hold. */
-static uint32_t stack_pending(const struct ppu_ttu_private *p)
+/* Pending children of one stack entry: its nibbles with bit 3 set (at most
+ * eight, so the sum fits the top nibble of the product). */
+static uint32_t entry_pending(uint32_t pending)
+{
+   return (((pending >> 3) & 0x11111111u) * 0x11111111u) >> 28;
+}
+
+/* Pending child nodes on the ray's stacks (the entries a hardware stack of
+ * single nodes would hold), counted until there are `enough`: the spill
+ * rule below needs the exact count only under the stack's capacity, and
+ * deep stacks pass it within a few entries. */
+static uint32_t stack_pending_up_to(const struct ppu_ttu_private *p, uint32_t enough)
 {
    uint32_t n = 0;
-   for (uint32_t i = 0; i < p->top.depth && i < PPU_BVH_MAX_DEPTH; i++)
-      n += ppu_popcount32(p->top_stack[i].pending & 0x88888888u);
+   for (uint32_t i = 0; i < p->top.depth && i < PPU_BVH_MAX_DEPTH && n < enough; i++)
+      n += entry_pending(p->top_stack[i].pending);
    if (p->level == PPU_TTU_LEVEL_BOTTOM)
-      for (uint32_t i = 0; i < p->bottom.depth && i < PPU_BVH_MAX_DEPTH; i++)
-         n += ppu_popcount32(p->bottom_stack[i].pending & 0x88888888u);
+      for (uint32_t i = 0; i < p->bottom.depth && i < PPU_BVH_MAX_DEPTH && n < enough; i++)
+         n += entry_pending(p->bottom_stack[i].pending);
    return n;
 }
 
@@ -249,10 +258,10 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
                           (unsigned long long)lv->address, PPU_BVH_MAX_DEPTH);
    /* Entries pushed beyond the stack's capacity spill to local memory
     * (predictor notes: "occasionally overflows into thread-local memory"). */
-   uint32_t before = stack_pending(&w->q->p), limit = w->q->ttu->stack_entries;
-   uint32_t floor = before > limit ? before : limit;
-   if (before + hits > floor)
-      ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_STACK_SPILLS, before + hits - floor);
+   uint32_t limit = w->q->ttu->stack_entries, before = stack_pending_up_to(&w->q->p, limit);
+   uint32_t spills = before >= limit ? hits : before + hits > limit ? before + hits - limit : 0;
+   if (spills)
+      ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_STACK_SPILLS, spills);
    uint32_t pending = 0;
    for (unsigned i = 0; i < hits; i++)
       pending |= (8u | order[i]) << (4 * i);
