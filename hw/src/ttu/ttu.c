@@ -182,6 +182,7 @@ bool ppu_ttu_execute(struct ppu_ttu *ttu, uint64_t pd_pa, unsigned op, uint8_t *
    q.pd_pa = pd_pa;
    q.fault = fault;
    q.leaf_node.valid = false;
+   q.memo_valid[PPU_TTU_LEVEL_TOP] = q.memo_valid[PPU_TTU_LEVEL_BOTTOM] = 0;
    uint8_t *priv = object + PPU_RQ_PRIVATE;
    memcpy(&q.rq, object, PPU_RQ_PRIVATE);
    if (op == PPU_TTU_INIT) { /* clears the whole private area: nothing to load */

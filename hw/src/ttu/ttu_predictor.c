@@ -354,6 +354,7 @@ bool ppu_ttu_predict(struct ppu_ttu_query *q, struct ppu_ttu_prediction *pr)
          q->rq = rq;
          q->p = p;
          memcpy(q->stack_valid, stack_valid, sizeof(stack_valid));
+         q->memo_valid[0] = q->memo_valid[1] = 0; /* the walk's own */
          memset(q->fault, 0, sizeof(*q->fault));
       }
    }

@@ -25,6 +25,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,6 +114,7 @@ static bool enter_level(struct ppu_ttu_query *q, struct ppu_ttu_level *lv, uint6
       return ppu_ttu_fail(q, va, "BVH at 0x%llx: node offset %u or leaf stride %u invalid",
                           (unsigned long long)va, h.node_offset, h.leaf_stride);
    memset(lv, 0, sizeof(*lv));
+   q->memo_valid[top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM] = 0; /* a new ray or tree */
    lv->address = va;
    lv->kind = h.kind;
    lv->node_offset = h.node_offset;
@@ -194,6 +196,44 @@ static bool child_hit(struct walk *w, const struct ppu_ttu_ray *ray, const struc
    return ppu_ttu_box_test(ray, lo, hi, w->q->p.tmin, committed_t(w), tnear);
 }
 
+static enum ppu_ttu_level_id level_id(const struct walk *w, const struct ppu_ttu_level *lv)
+{
+   return lv == &w->q->p.top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM;
+}
+
+static uint32_t f32_bits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, sizeof(u));
+   return u;
+}
+
+_Static_assert(offsetof(struct ppu_bvh_node, q_lo) == 32 &&
+                   offsetof(struct ppu_bvh_node, child_kind) == 80,
+               "the memo's planes are node bytes 32..79");
+
+static void memo_record(struct walk *w, enum ppu_ttu_level_id level, uint32_t entry,
+                        const struct ppu_bvh_node *n, float tmax, uint32_t hit_mask)
+{
+   struct ppu_ttu_expansion_memo *m = &w->q->memo[level][entry];
+   m->tmax_bits = f32_bits(tmax);
+   m->hit_mask = hit_mask;
+   memcpy(m->grid, n, sizeof(m->grid));
+   memcpy(m->planes, n->q_lo, sizeof(m->planes));
+   w->q->memo_valid[level] |= 1u << entry;
+}
+
+/* Whether the expansion memo of stack entry `entry` says slot's box is hit
+ * by the level's ray over [tmin, tmax]: the same inputs as then. */
+static bool memo_says_hit(const struct walk *w, enum ppu_ttu_level_id level, uint32_t entry,
+                          const struct ppu_bvh_node *n, unsigned slot, float tmax)
+{
+   const struct ppu_ttu_expansion_memo *m = &w->q->memo[level][entry];
+   return ((w->q->memo_valid[level] >> entry) & 1u) && ((m->hit_mask >> slot) & 1u) &&
+          m->tmax_bits == f32_bits(tmax) && !memcmp(m->grid, n, sizeof(m->grid)) &&
+          !memcmp(m->planes, n->q_lo, sizeof(m->planes));
+}
+
 /* Tests every child of node `index` and pushes the node with the children
  * hit, closest first. */
 static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stack_entry *stack,
@@ -225,14 +265,14 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
    }
    /* All children in one pass of the box datapath (ttu_box_datapath.h),
     * counted as the tests they are; the datapath switches to boxes once. */
-   float near[PPU_BVH_WIDTH];
+   float near[PPU_BVH_WIDTH], tested_tmax = committed_t(w);
    uint32_t hit_mask = 0;
    if (tested) {
       count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
       if (tested & (tested - 1))
          ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_BOX_TESTS,
                          (uint64_t)ppu_popcount32(tested) - 1);
-      hit_mask = tested & w->q->ttu->node_box_test(ray, &n, w->q->p.tmin, committed_t(w), near);
+      hit_mask = tested & w->q->ttu->node_box_test(ray, &n, w->q->p.tmin, tested_tmax, near);
    }
    if (bad_slot < PPU_BVH_WIDTH)
       return ppu_ttu_fail(w->q, lv->address, "node %llu slot %u has child kind %u",
@@ -267,6 +307,7 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
       pending |= (8u | order[i]) << (4 * i);
    stack[lv->depth].node = (uint32_t)index;
    stack[lv->depth].pending = pending;
+   memo_record(w, level_id(w, lv), lv->depth, &n, tested_tmax, hit_mask);
    lv->depth++;
    uint32_t *valid =
        &w->q->stack_valid[lv == &w->q->p.top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM];
@@ -293,7 +334,9 @@ static bool next_child(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_
    /* A commit since the node was expanded may have moved the child out of
     * [tmin, committed t]. */
    float t;
-   if (!child_hit(w, ray, &n, slot, &t))
+   if (memo_says_hit(w, level_id(w, lv), lv->depth - 1, &n, slot, committed_t(w)))
+      count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
+   else if (!child_hit(w, ray, &n, slot, &t))
       return true;
    switch (n.child_kind[slot]) {
    case PPU_BVH_CHILD_INTERNAL:
