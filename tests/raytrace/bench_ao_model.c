@@ -5,7 +5,8 @@
  *
  *   bench_ao_model [--width N] [--height N] [--spp N] [--threads N[,N...]]
  *                  [--band-pixels N] [--predictor] [--go-up-level N]
- *                  [--hash grid|two_point] [--entries N] [--embree] [scene ...]
+ *                  [--hash grid|two_point] [--entries N] [--embree] [--lavapipe]
+ *                  [scene ...]
  *
  * --threads: ppu_gpu_config.host_worker_threads (host threads running the
  * SMs), one run per value. --band-pixels: pixels per grid (rt_ao_run);
@@ -15,8 +16,9 @@
  * --go-up-level, --hash and --entries configure it (defaults: the paper's
  * 3, Grid Spherical, 1024). --embree: each scene's rays are traced by
  * Embree 3 on as many host threads too (rt_embree.h; only in a build that
- * found libembree-dev), and a last table gives both rates, their ratio and
- * both build times, all from this one run (the machine is shared: only
+ * found libembree-dev); --lavapipe: the ray-query sample runs the scene on
+ * lavapipe with as many threads (rt_lavapipe.h). A last table gives the
+ * rates, the ratios and the build times, all from this one run (the machine is shared: only
  * ratios measured together mean anything). Scenes default to cornell_tiny
  * and teapot. */
 #include <stdio.h>
@@ -24,12 +26,13 @@
 #include <string.h>
 
 #include "rt_embree.h"
+#include "rt_lavapipe.h"
 #include "rt_model.h"
 
 struct options {
    struct rt_ao_bench run; /* host_threads: set per run from threads[] */
    uint32_t threads[8], thread_runs;
-   bool predictor, embree;
+   bool predictor, embree, lavapipe;
    struct ppu_ttu_predictor_config predictor_config, predictor_resolved;
 };
 
@@ -42,14 +45,16 @@ struct predictor_row {
 static struct predictor_row predictor_rows[32];
 static int predictor_row_count;
 
-/* One scene on the model and on Embree, printed after the main table. */
-struct embree_row {
+/* One scene on the model and the baselines, printed after the main table. */
+struct baseline_row {
    char scene[32];
    double model_mrays, model_build_ms, model_mean_ao;
+   bool has_embree, has_lavapipe;
    struct rt_embree_measurement e;
+   struct rt_lavapipe_measurement lvp;
 };
-static struct embree_row embree_rows[32];
-static int embree_row_count;
+static struct baseline_row baseline_rows[32];
+static int baseline_row_count;
 
 static double per(uint64_t a, uint64_t b)
 {
@@ -83,14 +88,16 @@ static bool run_scene(const char *name, const struct options *o)
          printf("  note: ttu.rays = %llu, the shader's count %llu\n",
                 (unsigned long long)d[PPU_COUNTER_TTU_RAYS], (unsigned long long)rays);
       fflush(stdout);
-      if (o->embree && embree_row_count < 32) {
-         struct embree_row *r = &embree_rows[embree_row_count];
+      if ((o->embree || o->lavapipe) && baseline_row_count < 32) {
+         struct baseline_row *r = &baseline_rows[baseline_row_count++];
          snprintf(r->scene, sizeof(r->scene), "%s", name);
          r->model_mrays = rays / m.seconds * 1e-6;
          r->model_build_ms = m.build_ms;
          r->model_mean_ao = s.mean_ao;
-         ok = rt_embree_ao(&mesh, cam, &o->run, &r->e);
-         embree_row_count += ok;
+         r->has_embree = o->embree && rt_embree_ao(&mesh, cam, &o->run, &r->e);
+         r->has_lavapipe = o->lavapipe && rt_lavapipe_ao(name, o->run.width, o->run.height,
+                                                         o->run.spp, o->run.host_threads, &r->lvp);
+         ok = (r->has_embree || !o->embree) && (r->has_lavapipe || !o->lavapipe);
       }
       if (o->predictor && predictor_row_count < 32) {
          struct predictor_row *r = &predictor_rows[predictor_row_count];
@@ -137,20 +144,23 @@ static void print_predictor_table(const struct options *o)
    }
 }
 
-static void print_embree_table(void)
+static void print_baseline_table(void)
 {
-   printf("\nEmbree 3 on the same rays and host threads (build: vkppu BLAS+TLAS, Embree scene "
-          "commit)\n");
-   printf("%-16s %12s %12s %12s %13s %13s %10s %10s\n", "scene", "vkppu_Mrays", "embree_Mrays",
-          "vkppu/embree", "vkppu_build", "embree_build", "vkppu_AO", "embree_AO");
-   for (int i = 0; i < embree_row_count; i++) {
-      const struct embree_row *r = &embree_rows[i];
+   printf("\nBaselines on the same scenes and host threads (build: vkppu BLAS+TLAS, lavapipe "
+          "BLAS, Embree scene commit; ms)\n");
+   printf("%-12s %8s %8s %8s %9s %9s %8s %8s %8s %8s %8s\n", "scene", "vkppu", "lavapipe", "embree",
+          "vkppu/lvp", "vkppu/emb", "b_vkppu", "b_lvp", "b_embree", "AO_vkppu", "AO_embree");
+   for (int i = 0; i < baseline_row_count; i++) {
+      const struct baseline_row *r = &baseline_rows[i];
       const struct rt_ao_stats *s = &r->e.stats;
-      double mrays = (double)(s->primary_rays + s->ao_rays) / r->e.seconds * 1e-6;
-      printf("%-16s %12.3f %12.3f %12.4f %10.1f ms %10.1f ms %10.4f %10.4f\n", r->scene,
-             r->model_mrays, mrays, r->model_mrays / mrays, r->model_build_ms, r->e.build_ms,
-             r->model_mean_ao, s->mean_ao);
+      double emb = r->has_embree ? (double)(s->primary_rays + s->ao_rays) / r->e.seconds * 1e-6 : 0;
+      double lvp = r->has_lavapipe ? r->lvp.mrays : 0;
+      printf("%-12s %8.3f %8.3f %8.3f %9.3f %9.4f %8.1f %8.1f %8.1f %8.4f %8.4f\n", r->scene,
+             r->model_mrays, lvp, emb, lvp > 0 ? r->model_mrays / lvp : 0,
+             emb > 0 ? r->model_mrays / emb : 0, r->model_build_ms, r->lvp.blas_build_ms,
+             r->e.build_ms, r->model_mean_ao, s->mean_ao);
    }
+   printf("(Mrays/s; 0 where a baseline was not run)\n");
 }
 
 static bool parse_u32(const char *s, uint32_t *v)
@@ -208,6 +218,8 @@ int main(int argc, char **argv)
          o.predictor = true;
       else if (!strcmp(a, "--embree"))
          o.embree = true;
+      else if (!strcmp(a, "--lavapipe"))
+         o.lavapipe = true;
       else if (!strcmp(a, "--go-up-level") && v) {
          uint32_t k = (uint32_t)strtoul(v, NULL, 10);
          o.predictor_config.go_up_level = k, i++;
@@ -226,7 +238,7 @@ int main(int argc, char **argv)
              stderr,
              "usage: %s [--width N] [--height N] [--spp N] [--ao-fraction F] [--threads N[,N...]] "
              "[--band-pixels N] [--predictor] [--go-up-level N] [--hash grid|two_point] "
-             "[--entries N] [--embree] [scene ...]\n",
+             "[--entries N] [--embree] [--lavapipe] [scene ...]\n",
              argv[0]);
          return 2;
       }
@@ -266,10 +278,10 @@ int main(int argc, char **argv)
          failed += !run_scene(scenes[s], &o);
       if (o.predictor)
          print_predictor_table(&o);
-      if (o.embree)
-         print_embree_table();
+      if (o.embree || o.lavapipe)
+         print_baseline_table();
       predictor_row_count = 0;
-      embree_row_count = 0;
+      baseline_row_count = 0;
    }
    return failed ? 1 : 0;
 }
