@@ -84,8 +84,9 @@ static uint64_t check_against_reference(ppu_ttu_node_box_fn fn, const char *name
       float tmin, tmax, near[PPU_BVH_WIDTH];
       random_node(&n);
       random_ray(&n, &r, &tmin, &tmax);
+      n.child_count = (uint8_t)(1 + rng() % PPU_BVH_WIDTH);
       uint32_t mask = fn(&r, &n, tmin, tmax, near);
-      for (unsigned s = 0; s < PPU_BVH_WIDTH; s++) {
+      for (unsigned s = 0; s < n.child_count; s++) {
          float lo[3], hi[3], t = 0;
          ppu_ttu_child_box(&n, s, lo, hi);
          bool hit = ppu_ttu_box_test(&r, lo, hi, tmin, tmax, &t);

@@ -22,10 +22,11 @@
 #include "ppu/bvh.h"
 #include "ttu/ttu_intersect.h"
 
-/* Tests every slot's box (child_kind and child_count not looked at: the
- * caller masks the result) against r over [tmin, tmax]. Bit i of the result
- * is set when slot i's box is hit; near[i] is then its entry t as
- * ppu_ttu_box_test gives it (unspecified for slots missed). */
+/* Tests the boxes of slots 0 .. child_count - 1 (child_kind not looked
+ * at: the caller masks the result; later slots may or may not be tested)
+ * against r over [tmin, tmax]. Bit i of the result is set when slot i's
+ * box is hit; near[i] is then its entry t as ppu_ttu_box_test gives it
+ * (unspecified for slots missed). */
 typedef uint32_t (*ppu_ttu_node_box_fn)(const struct ppu_ttu_ray *r, const struct ppu_bvh_node *n,
                                         float tmin, float tmax, float near[PPU_BVH_WIDTH]);
 
