@@ -44,14 +44,20 @@ static float f32_bits(uint32_t u)
    return f;
 }
 
+/* The private area up to the stacks, and the stack entries in use (depth
+ * read from the object; the checks come later, so clamped here). */
+#define PRIVATE_HEAD offsetof(struct ppu_ttu_private, top_stack)
+#define STACK_BYTES(entries) ((size_t)(entries) * sizeof(struct ppu_ttu_stack_entry))
+
 /* TTU.INIT: latch the ray, clear both hits (the committed t reads tmax
  * while nothing is committed) and open the top level. */
 static bool op_init(struct ppu_ttu_query *q)
 {
    struct ppu_ray_query *rq = &q->rq;
    struct ppu_ttu_private *p = &q->p;
-   memset(p, 0, sizeof(*p));
-   q->stack_valid[0] = q->stack_valid[1] = PPU_BVH_MAX_DEPTH; /* all zeroed */
+   /* The whole private area is cleared; the stacks straight in the object
+    * when the instruction ends (ppu_ttu_execute), nothing here reads them. */
+   memset(p, 0, PRIVATE_HEAD);
    memcpy(p->origin, rq->origin, sizeof(p->origin));
    memcpy(p->direction, rq->direction, sizeof(p->direction));
    p->tmin = rq->tmin;
@@ -159,11 +165,6 @@ static bool op_terminate(struct ppu_ttu_query *q)
    return true;
 }
 
-/* The private area up to the stacks, and the stack entries in use (depth
- * read from the object; the checks come later, so clamped here). */
-#define PRIVATE_HEAD offsetof(struct ppu_ttu_private, top_stack)
-#define STACK_BYTES(entries) ((size_t)(entries) * sizeof(struct ppu_ttu_stack_entry))
-
 static uint32_t stack_entries_in_use(uint32_t depth)
 {
    return depth < PPU_BVH_MAX_DEPTH ? depth : PPU_BVH_MAX_DEPTH;
@@ -219,9 +220,13 @@ bool ppu_ttu_execute(struct ppu_ttu *ttu, uint64_t pd_pa, unsigned op, uint8_t *
    }
    memcpy(object, &q.rq, PPU_RQ_PRIVATE);
    memcpy(priv, &q.p, PRIVATE_HEAD);
-   memcpy(priv + offsetof(struct ppu_ttu_private, top_stack), q.p.top_stack,
-          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_TOP]));
-   memcpy(priv + offsetof(struct ppu_ttu_private, bottom_stack), q.p.bottom_stack,
-          STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_BOTTOM]));
+   if (op == PPU_TTU_INIT) {
+      memset(priv + PRIVATE_HEAD, 0, sizeof(q.p) - PRIVATE_HEAD);
+   } else {
+      memcpy(priv + offsetof(struct ppu_ttu_private, top_stack), q.p.top_stack,
+             STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_TOP]));
+      memcpy(priv + offsetof(struct ppu_ttu_private, bottom_stack), q.p.bottom_stack,
+             STACK_BYTES(q.stack_valid[PPU_TTU_LEVEL_BOTTOM]));
+   }
    return ok;
 }
