@@ -62,7 +62,14 @@ bool ppu_ttu_l0_read(struct ppu_ttu_l0_cache *c, uint64_t pd_pa, uint64_t va, vo
       uint64_t pa;
       if (!ppu_mmu_translate(c->mmu, pd_pa, va, false, &pa, fault))
          return false;
-      memcpy(dst, ppu_mmu_host_ptr(c->mmu->mmu, pa), len);
+      const uint8_t *src = ppu_mmu_host_ptr(c->mmu->mmu, pa);
+      /* Nodes and triangle records: copies of a known size, inlined. */
+      if (len == PPU_TTU_L0_LINE_BYTES)
+         memcpy(dst, src, PPU_TTU_L0_LINE_BYTES);
+      else if (len == PPU_TTU_L0_LINE_BYTES / 2)
+         memcpy(dst, src, PPU_TTU_L0_LINE_BYTES / 2);
+      else
+         memcpy(dst, src, len);
    } else if (!ppu_mmu_read(c->mmu, pd_pa, va, dst, len, fault)) {
       return false;
    }
