@@ -67,7 +67,8 @@ struct rt_model {
    uint64_t positions_va, indices_va, blas_va, tlas_va;
    uint32_t positions_bytes, indices_bytes;
    uint32_t triangle_count;
-   double build_ms; /* host time of the BLAS and TLAS builds */
+   double build_ms;      /* host time of the BLAS and TLAS builds, uploads included */
+   double blas_build_ms; /* of that, bvh_build of the BLAS alone */
    struct bvh_build_stats blas_stats;
 };
 
@@ -136,7 +137,7 @@ struct rt_ao_measurement {
    uint64_t counters[PPU_COUNTER_COUNT]; /* deltas over the AO grids only */
    double seconds;                       /* host time of the AO grids */
    uint32_t triangle_count;
-   double build_ms;
+   double build_ms, blas_build_ms; /* rt_model's */
 };
 
 /* Runs ao.comp once on a fresh chip (so the predictor's table starts
