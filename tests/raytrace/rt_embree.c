@@ -13,13 +13,6 @@
 #include <embree3/rtcore.h>
 #endif
 
-static double now_ms(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 bool rt_embree_available(void)
 {
 #ifdef RT_HAVE_EMBREE
@@ -30,6 +23,13 @@ bool rt_embree_available(void)
 }
 
 #ifdef RT_HAVE_EMBREE
+
+static double now_ms(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
 
 /* ao.comp's constants and helpers, in binary32 as the shader computes. */
 #define AO_ORIGIN_OFFSET 1e-5f
