@@ -42,4 +42,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # lavapipe: prefer the backports build (it has ray queries); fall back to bookworm.
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >/dev/null 2>&1 \
   || $SUDO apt-get install -y -qq --no-install-recommends mesa-vulkan-drivers >/dev/null
+# Optional, for the benchmarks only: Embree 3, the CPU ray tracer
+# bench_ao_model --embree compares the TTU model with (issue 21). Nothing
+# builds or tests against it; a machine without it skips that column.
+$SUDO apt-get install -y -qq --no-install-recommends libembree-dev >/dev/null \
+  || echo "install-deps: libembree-dev not installed (bench_ao_model --embree is left out)" >&2
 echo "install-deps: done"

@@ -385,6 +385,11 @@ void hwt_store_u64(struct hwt *t, uint64_t va, uint64_t v)
 bool hwt_wait_u64(struct hwt_channel *c, uint64_t va, uint64_t value, unsigned timeout_ms)
 {
    uint64_t deadline = hwt_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+   /* Polls every 20 us at first, then backs off to 1 ms: a long grid (the
+    * ray-tracing benchmarks' take seconds) would otherwise wake this thread
+    * tens of thousands of times a second, each time taking a core from the
+    * model's workers on a small machine. */
+   unsigned poll_us = 20;
    while (hwt_load_u64(c->t, va) < value) {
       struct ppu_fault f;
       if (ppu_channel_fault(c->ch, &f)) {
@@ -399,7 +404,9 @@ bool hwt_wait_u64(struct hwt_channel *c, uint64_t va, uint64_t value, unsigned t
                  (unsigned long long)value);
          return false;
       }
-      hwt_sleep_us(20);
+      hwt_sleep_us(poll_us);
+      if (poll_us < 1000)
+         poll_us += poll_us / 4 + 1;
    }
    return true;
 }

@@ -5,7 +5,8 @@
  *
  *   bench_ao_model [--width N] [--height N] [--spp N] [--threads N[,N...]]
  *                  [--band-pixels N] [--predictor] [--go-up-level N]
- *                  [--hash grid|two_point] [--entries N] [scene ...]
+ *                  [--hash grid|two_point] [--entries N] [--embree] [--lavapipe]
+ *                  [scene ...]
  *
  * --threads: ppu_gpu_config.host_worker_threads (host threads running the
  * SMs), one run per value. --band-pixels: pixels per grid (rt_ao_run);
@@ -13,17 +14,25 @@
  * scene runs with the TTU's intersection predictor off and on
  * (docs/ttu.md) and a second table gives the predictor's figures;
  * --go-up-level, --hash and --entries configure it (defaults: the paper's
- * 3, Grid Spherical, 1024). Scenes default to cornell_tiny and teapot. */
+ * 3, Grid Spherical, 1024). --embree: each scene's rays are traced by
+ * Embree 3 on as many host threads too (rt_embree.h; only in a build that
+ * found libembree-dev); --lavapipe: the ray-query sample runs the scene on
+ * lavapipe with as many threads (rt_lavapipe.h). A last table gives the
+ * rates, the ratios and the build times, all from this one run (the machine is shared: only
+ * ratios measured together mean anything). Scenes default to cornell_tiny
+ * and teapot. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_embree.h"
+#include "rt_lavapipe.h"
 #include "rt_model.h"
 
 struct options {
    struct rt_ao_bench run; /* host_threads: set per run from threads[] */
    uint32_t threads[8], thread_runs;
-   bool predictor;
+   bool predictor, embree, lavapipe;
    struct ppu_ttu_predictor_config predictor_config, predictor_resolved;
 };
 
@@ -35,6 +44,17 @@ struct predictor_row {
 };
 static struct predictor_row predictor_rows[32];
 static int predictor_row_count;
+
+/* One scene on the model and the baselines, printed after the main table. */
+struct baseline_row {
+   char scene[32];
+   double model_mrays, model_build_ms, model_mean_ao;
+   bool has_embree, has_lavapipe;
+   struct rt_embree_measurement e;
+   struct rt_lavapipe_measurement lvp;
+};
+static struct baseline_row baseline_rows[32];
+static int baseline_row_count;
 
 static double per(uint64_t a, uint64_t b)
 {
@@ -68,6 +88,17 @@ static bool run_scene(const char *name, const struct options *o)
          printf("  note: ttu.rays = %llu, the shader's count %llu\n",
                 (unsigned long long)d[PPU_COUNTER_TTU_RAYS], (unsigned long long)rays);
       fflush(stdout);
+      if ((o->embree || o->lavapipe) && baseline_row_count < 32) {
+         struct baseline_row *r = &baseline_rows[baseline_row_count++];
+         snprintf(r->scene, sizeof(r->scene), "%s", name);
+         r->model_mrays = rays / m.seconds * 1e-6;
+         r->model_build_ms = m.blas_build_ms;
+         r->model_mean_ao = s.mean_ao;
+         r->has_embree = o->embree && rt_embree_ao(&mesh, cam, &o->run, &r->e);
+         r->has_lavapipe = o->lavapipe && rt_lavapipe_ao(name, o->run.width, o->run.height,
+                                                         o->run.spp, o->run.host_threads, &r->lvp);
+         ok = (r->has_embree || !o->embree) && (r->has_lavapipe || !o->lavapipe);
+      }
       if (o->predictor && predictor_row_count < 32) {
          struct predictor_row *r = &predictor_rows[predictor_row_count];
          uint32_t *with = malloc(pixels * 4);
@@ -111,6 +142,25 @@ static void print_predictor_table(const struct options *o)
              100.0 * r->f.mispredicted, (unsigned long long)r->fetches_off,
              (unsigned long long)r->fetches_on, 100.0 * r->f.fetches_saved, 100.0 * r->f.eq1);
    }
+}
+
+static void print_baseline_table(void)
+{
+   printf("\nBaselines on the same scenes and host threads (BLAS build ms: vkppu bvh_build, "
+          "lavapipe's device build, Embree's scene commit)\n");
+   printf("%-12s %8s %8s %8s %9s %9s %8s %8s %8s %8s %8s\n", "scene", "vkppu", "lavapipe", "embree",
+          "vkppu/lvp", "vkppu/emb", "b_vkppu", "b_lvp", "b_embree", "AO_vkppu", "AO_embree");
+   for (int i = 0; i < baseline_row_count; i++) {
+      const struct baseline_row *r = &baseline_rows[i];
+      const struct rt_ao_stats *s = &r->e.stats;
+      double emb = r->has_embree ? (double)(s->primary_rays + s->ao_rays) / r->e.seconds * 1e-6 : 0;
+      double lvp = r->has_lavapipe ? r->lvp.mrays : 0;
+      printf("%-12s %8.3f %8.3f %8.3f %9.3f %9.4f %8.1f %8.1f %8.1f %8.4f %8.4f\n", r->scene,
+             r->model_mrays, lvp, emb, lvp > 0 ? r->model_mrays / lvp : 0,
+             emb > 0 ? r->model_mrays / emb : 0, r->model_build_ms, r->lvp.blas_build_ms,
+             r->e.build_ms, r->model_mean_ao, s->mean_ao);
+   }
+   printf("(Mrays/s; 0 where a baseline was not run)\n");
 }
 
 static bool parse_u32(const char *s, uint32_t *v)
@@ -166,6 +216,10 @@ int main(int argc, char **argv)
          ok = parse_threads(v, &o), i++;
       else if (!strcmp(a, "--predictor"))
          o.predictor = true;
+      else if (!strcmp(a, "--embree"))
+         o.embree = true;
+      else if (!strcmp(a, "--lavapipe"))
+         o.lavapipe = true;
       else if (!strcmp(a, "--go-up-level") && v) {
          uint32_t k = (uint32_t)strtoul(v, NULL, 10);
          o.predictor_config.go_up_level = k, i++;
@@ -184,7 +238,7 @@ int main(int argc, char **argv)
              stderr,
              "usage: %s [--width N] [--height N] [--spp N] [--ao-fraction F] [--threads N[,N...]] "
              "[--band-pixels N] [--predictor] [--go-up-level N] [--hash grid|two_point] "
-             "[--entries N] [scene ...]\n",
+             "[--entries N] [--embree] [--lavapipe] [scene ...]\n",
              argv[0]);
          return 2;
       }
@@ -192,6 +246,11 @@ int main(int argc, char **argv)
    if (!scene_count) {
       scenes[scene_count++] = "cornell_tiny";
       scenes[scene_count++] = "teapot";
+   }
+   if (o.embree && !rt_embree_available()) {
+      fprintf(stderr, "bench_ao_model: --embree needs a build that found libembree-dev "
+                      "(tools/install-deps.sh installs it; reconfigure)\n");
+      return 2;
    }
    o.predictor_config.enabled = true;
    char err[160];
@@ -219,7 +278,10 @@ int main(int argc, char **argv)
          failed += !run_scene(scenes[s], &o);
       if (o.predictor)
          print_predictor_table(&o);
+      if (o.embree || o.lavapipe)
+         print_baseline_table();
       predictor_row_count = 0;
+      baseline_row_count = 0;
    }
    return failed ? 1 : 0;
 }

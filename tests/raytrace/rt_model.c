@@ -149,7 +149,8 @@ void rt_model_read(struct rt_model *m, uint64_t va, void *dst, uint32_t bytes)
 /* Builds `in` on the host into a worst-case-sized buffer and copies the
  * compact result to VRAM; 0 after a test failure. */
 static uint64_t build_to_vram(struct rt_model *m, const struct bvh_build_input *in,
-                              uint32_t primitive_count, struct bvh_build_stats *stats)
+                              uint32_t primitive_count, struct bvh_build_stats *stats,
+                              double *build_ms)
 {
    struct bvh_sizes sizes;
    enum bvh_result r = bvh_get_sizes(in->kind, in->geometry_count, primitive_count, &sizes);
@@ -163,7 +164,10 @@ static uint64_t build_to_vram(struct rt_model *m, const struct bvh_build_input *
       test_fail(__FILE__, __LINE__, "out of memory for a %zu-byte structure", bytes);
       return 0;
    }
+   double t0 = now_ms();
    r = bvh_build(in, host, bytes, stats);
+   if (build_ms)
+      *build_ms = now_ms() - t0;
    uint64_t va = 0;
    if (r == BVH_SUCCESS)
       va = rt_model_buffer(m, host, (uint32_t)bvh_compacted_size(host));
@@ -196,7 +200,7 @@ bool rt_model_load(struct rt_model *m, const struct obj_mesh *mesh)
    struct bvh_build_input blas_in = {
        .kind = PPU_BVH_KIND_TRIANGLES, .geometries = &geometry, .geometry_count = 1};
    double t0 = now_ms();
-   m->blas_va = build_to_vram(m, &blas_in, mesh->triangle_count, &m->blas_stats);
+   m->blas_va = build_to_vram(m, &blas_in, mesh->triangle_count, &m->blas_stats, &m->blas_build_ms);
    free(soup);
    if (!m->blas_va)
       return false;
@@ -213,7 +217,7 @@ bool rt_model_load(struct rt_model *m, const struct obj_mesh *mesh)
                                      .instances = &instance,
                                      .instance_count = 1,
                                      .instance_geometry_flags = PPU_BVH_GEOMETRY_OPAQUE};
-   m->tlas_va = build_to_vram(m, &tlas_in, 1, NULL);
+   m->tlas_va = build_to_vram(m, &tlas_in, 1, NULL, NULL);
    m->build_ms = now_ms() - t0;
    return m->tlas_va != 0 && m->positions_va && m->indices_va;
 }
@@ -248,31 +252,45 @@ bool rt_model_dispatch(struct rt_model *m, const char *shader, const void *pc, u
  * rays equal the full image's up to rounding, but ao.comp seeds its random
  * directions with the pixel index within the band, so the AO samples of
  * a banded image differ from a one-grid image's (statistically the same). */
-bool rt_ao_run(struct rt_model *m, const struct rt_ao_push *pc, uint32_t band_pixels,
-               uint32_t *result)
+uint32_t rt_ao_band_rows(const struct rt_ao_push *pc, uint32_t band_pixels)
 {
-   uint64_t bytes = (uint64_t)pc->width * pc->height * 4;
-   if (bytes > UINT32_MAX || !pc->width || !pc->height)
-      return false;
    uint32_t band_rows = pc->height;
    if (band_pixels && (uint64_t)pc->width * pc->height > band_pixels) {
       band_rows = band_pixels / pc->width / RT_AO_WORKGROUP * RT_AO_WORKGROUP;
       if (band_rows < RT_AO_WORKGROUP)
          band_rows = RT_AO_WORKGROUP;
    }
+   return band_rows;
+}
+
+uint32_t rt_ao_band_push(const struct rt_ao_push *pc, uint32_t band_rows, uint32_t y0,
+                         struct rt_ao_push *band)
+{
+   uint32_t h = pc->height - y0 < band_rows ? pc->height - y0 : band_rows;
+   *band = *pc;
+   if (h != pc->height) {
+      double scale = (double)h / pc->height, shift = 1.0 - (2.0 * y0 + h) / pc->height;
+      for (int a = 0; a < 3; a++) {
+         band->forward[a] = (float)(pc->forward[a] + shift * pc->up[a]);
+         band->up[a] = (float)(pc->up[a] * scale);
+      }
+      band->height = h;
+   }
+   return h;
+}
+
+bool rt_ao_run(struct rt_model *m, const struct rt_ao_push *pc, uint32_t band_pixels,
+               uint32_t *result)
+{
+   uint64_t bytes = (uint64_t)pc->width * pc->height * 4;
+   if (bytes > UINT32_MAX || !pc->width || !pc->height)
+      return false;
+   uint32_t band_rows = rt_ao_band_rows(pc, band_pixels);
    uint64_t result_va = rt_model_buffer(m, NULL, (uint32_t)bytes);
    bool ok = result_va != 0;
    for (uint32_t y0 = 0; ok && y0 < pc->height; y0 += band_rows) {
-      uint32_t h = pc->height - y0 < band_rows ? pc->height - y0 : band_rows;
-      struct rt_ao_push band = *pc;
-      if (h != pc->height) {
-         double scale = (double)h / pc->height, shift = 1.0 - (2.0 * y0 + h) / pc->height;
-         for (int a = 0; a < 3; a++) {
-            band.forward[a] = (float)(pc->forward[a] + shift * pc->up[a]);
-            band.up[a] = (float)(pc->up[a] * scale);
-         }
-         band.height = h;
-      }
+      struct rt_ao_push band;
+      uint32_t h = rt_ao_band_push(pc, band_rows, y0, &band);
       uint32_t groups[3] = {(pc->width + RT_AO_WORKGROUP - 1) / RT_AO_WORKGROUP,
                             (h + RT_AO_WORKGROUP - 1) / RT_AO_WORKGROUP, 1};
       uint64_t offset = (uint64_t)y0 * pc->width * 4;
@@ -339,6 +357,7 @@ bool rt_ao_measure(const struct obj_mesh *mesh, const struct scene_camera *cam,
          out->counters[i] = after[i] - before[i];
       out->triangle_count = m.triangle_count;
       out->build_ms = m.build_ms;
+      out->blas_build_ms = m.blas_build_ms;
    }
    rt_model_finish(&m);
    return ok;

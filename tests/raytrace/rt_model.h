@@ -67,7 +67,8 @@ struct rt_model {
    uint64_t positions_va, indices_va, blas_va, tlas_va;
    uint32_t positions_bytes, indices_bytes;
    uint32_t triangle_count;
-   double build_ms; /* host time of the BLAS and TLAS builds */
+   double build_ms;      /* host time of the BLAS and TLAS builds, uploads included */
+   double blas_build_ms; /* of that, bvh_build of the BLAS alone */
    struct bvh_build_stats blas_stats;
 };
 
@@ -107,6 +108,13 @@ bool rt_model_dispatch(struct rt_model *m, const char *shader, const void *pc, u
 bool rt_ao_run(struct rt_model *m, const struct rt_ao_push *pc, uint32_t band_pixels,
                uint32_t *result);
 
+/* The bands of rt_ao_run: rows per band (all rows when band_pixels is 0
+ * or the image is smaller), and the push constants of the band starting at
+ * row y0, whose row count it returns. */
+uint32_t rt_ao_band_rows(const struct rt_ao_push *pc, uint32_t band_pixels);
+uint32_t rt_ao_band_push(const struct rt_ao_push *pc, uint32_t band_rows, uint32_t y0,
+                         struct rt_ao_push *band);
+
 struct rt_ao_stats {
    uint64_t hit_pixels;
    uint64_t primary_rays, ao_rays; /* rays the shader traced */
@@ -129,7 +137,7 @@ struct rt_ao_measurement {
    uint64_t counters[PPU_COUNTER_COUNT]; /* deltas over the AO grids only */
    double seconds;                       /* host time of the AO grids */
    uint32_t triangle_count;
-   double build_ms;
+   double build_ms, blas_build_ms; /* rt_model's */
 };
 
 /* Runs ao.comp once on a fresh chip (so the predictor's table starts

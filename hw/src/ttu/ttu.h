@@ -22,6 +22,7 @@
 
 #include "counter_block.h"
 #include "mmu.h"
+#include "ttu/ttu_box_datapath.h"
 #include "ttu/ttu_l0_cache.h"
 #include "ttu/ttu_predictor.h"
 
@@ -35,6 +36,8 @@ struct ppu_ttu {
    uint32_t stack_entries;
    uint32_t last_test_kind; /* the datapath's input: 0 none yet, else enum ppu_ttu_test_kind */
    struct ppu_ttu_ray_cost_port *ray_cost; /* ttu_ray_cost.c; NULL until a profiled grid */
+   /* The box datapath's implementation on this host (same bits either way). */
+   ppu_ttu_node_box_fn node_box_test;
 };
 
 enum ppu_ttu_test_kind {

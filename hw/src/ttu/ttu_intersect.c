@@ -3,13 +3,6 @@
 
 #include <math.h>
 
-/* Relative widening of a box's [entry, exit] interval. The slabs are
- * computed in double from binary32 planes, so their own error is far below
- * this; the margin covers the binary32 rounding of the t that the triangle
- * test reports, so a box is never culled against a committed t that a
- * primitive inside it could still beat. 2^-20 is 8 ULP of binary32. */
-#define BOX_DILATION (1.0 / 1048576.0)
-
 void ppu_ttu_ray_setup(struct ppu_ttu_ray *r, const float org[3], const float dir[3])
 {
    for (unsigned a = 0; a < 3; a++) {
@@ -62,8 +55,8 @@ bool ppu_ttu_box_test(const struct ppu_ttu_ray *r, const float lo[3], const floa
       if (!(t0 <= t1))
          return false;
    }
-   enter -= fabs(enter) * BOX_DILATION;
-   leave += fabs(leave) * BOX_DILATION;
+   enter -= fabs(enter) * PPU_TTU_BOX_DILATION;
+   leave += fabs(leave) * PPU_TTU_BOX_DILATION;
    if (enter < tmin)
       enter = tmin;
    if (leave > tmax)

@@ -25,6 +25,13 @@ struct ppu_ttu_ray {
    float sx, sy, sz;
 };
 
+/* Relative widening of a box's [entry, exit] interval. The slabs are
+ * computed in double from binary32 planes, so their own error is far below
+ * this; the margin covers the binary32 rounding of the t that the triangle
+ * test reports, so a box is never culled against a committed t that a
+ * primitive inside it could still beat. 2^-20 is 8 ULP of binary32. */
+#define PPU_TTU_BOX_DILATION (1.0 / 1048576.0)
+
 void ppu_ttu_ray_setup(struct ppu_ttu_ray *r, const float org[3], const float dir[3]);
 
 /* Slab test of the box [lo, hi] against the ray over [tmin, tmax]. The

@@ -342,6 +342,7 @@ bool ppu_ttu_predict(struct ppu_ttu_query *q, struct ppu_ttu_prediction *pr)
     * root exactly as if nothing had been predicted. */
    const struct ppu_ray_query rq = q->rq;
    const struct ppu_ttu_private p = q->p;
+   uint32_t stack_valid[2] = {q->stack_valid[0], q->stack_valid[1]};
    uint64_t fetches = counter(q, PPU_COUNTER_TTU_NODE_FETCHES);
    bool verified = false;
    for (uint32_t i = 0; i < n && !verified; i++) {
@@ -352,6 +353,8 @@ bool ppu_ttu_predict(struct ppu_ttu_query *q, struct ppu_ttu_prediction *pr)
           * reaches. */
          q->rq = rq;
          q->p = p;
+         memcpy(q->stack_valid, stack_valid, sizeof(stack_valid));
+         q->memo_valid[0] = q->memo_valid[1] = 0; /* the walk's own */
          memset(q->fault, 0, sizeof(*q->fault));
       }
    }

@@ -25,11 +25,13 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fault.h"
 #include "host_bits.h"
+#include "ttu/ttu_box_datapath.h"
 #include "ttu/ttu_intersect.h"
 
 bool ppu_ttu_fail(struct ppu_ttu_query *q, uint64_t address, const char *fmt, ...)
@@ -62,16 +64,25 @@ static void count_test(struct ppu_ttu_query *q, enum ppu_counter id, enum ppu_tt
    }
 }
 
-/* Pending child nodes on the ray's stacks: the entries a hardware stack of
- * single nodes would hold. */
-static uint32_t stack_pending(const struct ppu_ttu_private *p)
+/* Pending children of one stack entry: its nibbles with bit 3 set (at most
+ * eight, so the sum fits the top nibble of the product). */
+static uint32_t entry_pending(uint32_t pending)
+{
+   return (((pending >> 3) & 0x11111111u) * 0x11111111u) >> 28;
+}
+
+/* Pending child nodes on the ray's stacks (the entries a hardware stack of
+ * single nodes would hold), counted until there are `enough`: the spill
+ * rule below needs the exact count only under the stack's capacity, and
+ * deep stacks pass it within a few entries. */
+static uint32_t stack_pending_up_to(const struct ppu_ttu_private *p, uint32_t enough)
 {
    uint32_t n = 0;
-   for (uint32_t i = 0; i < p->top.depth && i < PPU_BVH_MAX_DEPTH; i++)
-      n += ppu_popcount32(p->top_stack[i].pending & 0x88888888u);
+   for (uint32_t i = 0; i < p->top.depth && i < PPU_BVH_MAX_DEPTH && n < enough; i++)
+      n += entry_pending(p->top_stack[i].pending);
    if (p->level == PPU_TTU_LEVEL_BOTTOM)
-      for (uint32_t i = 0; i < p->bottom.depth && i < PPU_BVH_MAX_DEPTH; i++)
-         n += ppu_popcount32(p->bottom_stack[i].pending & 0x88888888u);
+      for (uint32_t i = 0; i < p->bottom.depth && i < PPU_BVH_MAX_DEPTH && n < enough; i++)
+         n += entry_pending(p->bottom_stack[i].pending);
    return n;
 }
 
@@ -103,6 +114,7 @@ static bool enter_level(struct ppu_ttu_query *q, struct ppu_ttu_level *lv, uint6
       return ppu_ttu_fail(q, va, "BVH at 0x%llx: node offset %u or leaf stride %u invalid",
                           (unsigned long long)va, h.node_offset, h.leaf_stride);
    memset(lv, 0, sizeof(*lv));
+   q->memo_valid[top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM] = 0; /* a new ray or tree */
    lv->address = va;
    lv->kind = h.kind;
    lv->node_offset = h.node_offset;
@@ -170,15 +182,6 @@ static void node_ancestors(const struct ppu_bvh_node *n, uint32_t up[PPU_BVH_ANC
    memcpy(&up[1], n->ancestor, sizeof(n->ancestor));
 }
 
-/* The quantized box of child slot, decoded as ppu/bvh.h defines it. */
-static void child_box(const struct ppu_bvh_node *n, unsigned slot, float lo[3], float hi[3])
-{
-   for (unsigned a = 0; a < 3; a++) {
-      lo[a] = ppu_bvh_plane(n->origin[a], n->exponent[a], n->q_lo[a][slot]);
-      hi[a] = ppu_bvh_plane(n->origin[a], n->exponent[a], n->q_hi[a][slot]);
-   }
-}
-
 static float committed_t(const struct walk *w)
 {
    return w->q->rq.committed.t;
@@ -188,9 +191,47 @@ static bool child_hit(struct walk *w, const struct ppu_ttu_ray *ray, const struc
                       unsigned slot, float *tnear)
 {
    float lo[3], hi[3];
-   child_box(n, slot, lo, hi);
+   ppu_ttu_child_box(n, slot, lo, hi);
    count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
    return ppu_ttu_box_test(ray, lo, hi, w->q->p.tmin, committed_t(w), tnear);
+}
+
+static enum ppu_ttu_level_id level_id(const struct walk *w, const struct ppu_ttu_level *lv)
+{
+   return lv == &w->q->p.top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM;
+}
+
+static uint32_t f32_bits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, sizeof(u));
+   return u;
+}
+
+_Static_assert(offsetof(struct ppu_bvh_node, q_lo) == 32 &&
+                   offsetof(struct ppu_bvh_node, child_kind) == 80,
+               "the memo's planes are node bytes 32..79");
+
+static void memo_record(struct walk *w, enum ppu_ttu_level_id level, uint32_t entry,
+                        const struct ppu_bvh_node *n, float tmax, uint32_t hit_mask)
+{
+   struct ppu_ttu_expansion_memo *m = &w->q->memo[level][entry];
+   m->tmax_bits = f32_bits(tmax);
+   m->hit_mask = hit_mask;
+   memcpy(m->grid, n, sizeof(m->grid));
+   memcpy(m->planes, n->q_lo, sizeof(m->planes));
+   w->q->memo_valid[level] |= 1u << entry;
+}
+
+/* Whether the expansion memo of stack entry `entry` says slot's box is hit
+ * by the level's ray over [tmin, tmax]: the same inputs as then. */
+static bool memo_says_hit(const struct walk *w, enum ppu_ttu_level_id level, uint32_t entry,
+                          const struct ppu_bvh_node *n, unsigned slot, float tmax)
+{
+   const struct ppu_ttu_expansion_memo *m = &w->q->memo[level][entry];
+   return ((w->q->memo_valid[level] >> entry) & 1u) && ((m->hit_mask >> slot) & 1u) &&
+          m->tmax_bits == f32_bits(tmax) && !memcmp(m->grid, n, sizeof(m->grid)) &&
+          !memcmp(m->planes, n->q_lo, sizeof(m->planes));
 }
 
 /* Tests every child of node `index` and pushes the node with the children
@@ -208,25 +249,46 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
    if (n.child_count > PPU_BVH_WIDTH)
       return ppu_ttu_fail(w->q, lv->address, "node %llu has %u children", (unsigned long long)index,
                           n.child_count);
-   float near[PPU_BVH_WIDTH];
-   unsigned order[PPU_BVH_WIDTH], hits = 0;
+   /* Which slots enter the datapath: the non-empty ones, up to a slot of
+    * an unknown kind, which ends the expansion with a fault after the tests
+    * of the slots before it (as a slot-by-slot walk would count them). */
+   uint32_t tested = 0;
+   unsigned bad_slot = PPU_BVH_WIDTH;
    for (unsigned slot = 0; slot < n.child_count; slot++) {
       unsigned kind = n.child_kind[slot];
-      if (kind == PPU_BVH_CHILD_EMPTY)
-         continue;
-      if (kind != PPU_BVH_CHILD_INTERNAL && kind != PPU_BVH_CHILD_LEAF)
-         return ppu_ttu_fail(w->q, lv->address, "node %llu slot %u has child kind %u",
-                             (unsigned long long)index, slot, kind);
-      float t;
-      if (!child_hit(w, ray, &n, slot, &t))
-         continue;
+      if (kind == PPU_BVH_CHILD_INTERNAL || kind == PPU_BVH_CHILD_LEAF) {
+         tested |= 1u << slot;
+      } else if (kind != PPU_BVH_CHILD_EMPTY) {
+         bad_slot = slot;
+         break;
+      }
+   }
+   /* All children in one pass of the box datapath (ttu_box_datapath.h),
+    * counted as the tests they are; the datapath switches to boxes once. */
+   float near[PPU_BVH_WIDTH], tested_tmax = committed_t(w);
+   uint32_t hit_mask = 0;
+   if (tested) {
+      count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
+      if (tested & (tested - 1))
+         ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_BOX_TESTS,
+                         (uint64_t)ppu_popcount32(tested) - 1);
+      hit_mask = tested & w->q->ttu->node_box_test(ray, &n, w->q->p.tmin, tested_tmax, near);
+   }
+   if (bad_slot < PPU_BVH_WIDTH)
+      return ppu_ttu_fail(w->q, lv->address, "node %llu slot %u has child kind %u",
+                          (unsigned long long)index, bad_slot, n.child_kind[bad_slot]);
+   unsigned order[PPU_BVH_WIDTH], hits = 0;
+   float order_t[PPU_BVH_WIDTH];
+   for (uint32_t rest = hit_mask; rest; rest &= rest - 1) {
+      unsigned slot = (unsigned)__builtin_ctz(rest);
+      float t = near[slot];
       /* Insertion by entry t; equal t keep slot order. */
       unsigned i = hits++;
-      for (; i > 0 && near[i - 1] > t; i--) {
-         near[i] = near[i - 1];
+      for (; i > 0 && order_t[i - 1] > t; i--) {
+         order_t[i] = order_t[i - 1];
          order[i] = order[i - 1];
       }
-      near[i] = t;
+      order_t[i] = t;
       order[i] = slot;
    }
    if (hits == 0)
@@ -236,16 +298,21 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
                           (unsigned long long)lv->address, PPU_BVH_MAX_DEPTH);
    /* Entries pushed beyond the stack's capacity spill to local memory
     * (predictor notes: "occasionally overflows into thread-local memory"). */
-   uint32_t before = stack_pending(&w->q->p), limit = w->q->ttu->stack_entries;
-   uint32_t floor = before > limit ? before : limit;
-   if (before + hits > floor)
-      ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_STACK_SPILLS, before + hits - floor);
+   uint32_t limit = w->q->ttu->stack_entries, before = stack_pending_up_to(&w->q->p, limit);
+   uint32_t spills = before >= limit ? hits : before + hits > limit ? before + hits - limit : 0;
+   if (spills)
+      ppu_counter_add(w->q->ttu->counters, PPU_COUNTER_TTU_STACK_SPILLS, spills);
    uint32_t pending = 0;
    for (unsigned i = 0; i < hits; i++)
       pending |= (8u | order[i]) << (4 * i);
    stack[lv->depth].node = (uint32_t)index;
    stack[lv->depth].pending = pending;
+   memo_record(w, level_id(w, lv), lv->depth, &n, tested_tmax, hit_mask);
    lv->depth++;
+   uint32_t *valid =
+       &w->q->stack_valid[lv == &w->q->p.top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM];
+   if (*valid < lv->depth)
+      *valid = lv->depth;
    return true;
 }
 
@@ -267,7 +334,9 @@ static bool next_child(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_
    /* A commit since the node was expanded may have moved the child out of
     * [tmin, committed t]. */
    float t;
-   if (!child_hit(w, ray, &n, slot, &t))
+   if (memo_says_hit(w, level_id(w, lv), lv->depth - 1, &n, slot, committed_t(w)))
+      count_test(w->q, PPU_COUNTER_TTU_BOX_TESTS, PPU_TTU_TEST_BOX);
+   else if (!child_hit(w, ray, &n, slot, &t))
       return true;
    switch (n.child_kind[slot]) {
    case PPU_BVH_CHILD_INTERNAL:

@@ -18,6 +18,27 @@ struct ppu_ttu_query {
    struct ppu_ray_query rq;
    struct ppu_ttu_private p;
    struct ppu_fault *fault;
+   /* Stack entries of each level (enum ppu_ttu_level_id) that p holds as
+    * they are in the object, or as the instruction wrote them: entries
+    * 0 .. stack_valid[l] - 1. ppu_ttu_execute copies only these in and out
+    * (the entries above are stale pushes nothing reads), so the object ends
+    * byte for byte as a copy of the whole area would leave it. */
+   uint32_t stack_valid[2];
+   /* The box tests of the expansions this instruction made, per level and
+    * stack entry (bit i of memo_valid[level]: entry i has one). Taking a
+    * child of an expanded node, the TTU tests its box again against the
+    * committed t of then (next_child); when the bytes the test reads (the
+    * node's origin, exponents and quantized planes), the ray (the level's:
+    * entering a level clears its memos) and the interval are what they
+    * were, the host knows the result and does not compute it again. The
+    * test is still counted: the datapath runs it. */
+   struct ppu_ttu_expansion_memo {
+      uint32_t tmax_bits; /* the committed t the children were tested against */
+      uint32_t hit_mask;  /* the slots hit */
+      uint8_t grid[16];   /* node bytes 0..15: origin, exponents, child count */
+      uint8_t planes[48]; /* node bytes 32..79: q_lo and q_hi */
+   } memo[2][PPU_BVH_MAX_DEPTH];
+   uint32_t memo_valid[2];
    /* The bottom-level node whose leaf slot the walk opened last in this
     * instruction, with its ancestors 1..7 as that fetch read them: the node
     * holding a hit, which the intersection predictor learns from without
