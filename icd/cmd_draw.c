@@ -152,7 +152,7 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
    const struct vkppu_gfx_dynamic *d = &s->dynamic, *p = &g->values;
    const float *bias = (g->dynamic & VKPPU_DYN_DEPTH_BIAS) ? d->depth_bias : p->depth_bias;
    const float line = PICK(VKPPU_DYN_LINE_WIDTH, line_width);
-   const uint32_t raster[16] = {
+   const uint32_t raster[17] = {
        PICK(VKPPU_DYN_TOPOLOGY, topology),
        PICK(VKPPU_DYN_PRIMITIVE_RESTART_ENABLE, primitive_restart),
        0, /* provoking vertex: first, as Vulkan's default */
@@ -171,8 +171,9 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
        g->pixel_order,
        g->sample_shading,
        g->clip_distance_mask,
+       g->cull_distance_mask,
    };
-   vkppu_gfx_emit(pb, PPU_GFX_TOPOLOGY, 16, raster);
+   vkppu_gfx_emit(pb, PPU_GFX_TOPOLOGY, 17, raster);
 
    const uint32_t *cmp = (g->dynamic & VKPPU_DYN_STENCIL_COMPARE_MASK) ? d->stencil_compare_mask
                                                                        : p->stencil_compare_mask;

@@ -96,6 +96,12 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    /* ALPHA_TO_COVERAGE bit 1: CROP gets alpha 1, after alpha to coverage
     * took the shader's alpha (tests/api/test_graphics_msaa.c). */
    pFeatures->alphaToOne = VK_TRUE;
+   /* The vertex header's 8 user distances: CLIP_DISTANCE_MASK clips
+    * triangles and lines and drops points, CULL_DISTANCE_MASK discards
+    * whole primitives; fragment programs read both as perspective-correct
+    * inputs (tests/api/test_graphics_clip_distance.c). */
+   pFeatures->shaderClipDistance = VK_TRUE;
+   pFeatures->shaderCullDistance = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions

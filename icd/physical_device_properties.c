@@ -118,9 +118,11 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     /* Every engine stamps PTIMER, which counts nanoseconds. */
     .timestampComputeAndGraphics = VK_TRUE,
     .timestampPeriod = 1.0f,
-    .maxClipDistances = 0, /* shaderClipDistance not supported */
-    .maxCullDistances = 0, /* shaderCullDistance not supported */
-    .maxCombinedClipAndCullDistances = 0,
+    /* The vertex header's 8 distances hold the clip and then the cull
+     * distances (docs/graphics-hw.md, CULL_DISTANCE_MASK). */
+    .maxClipDistances = 8,
+    .maxCullDistances = 8,
+    .maxCombinedClipAndCullDistances = 8,
     .discreteQueuePriorities = 2,
     /* largePoints, wideLines: points and wide lines are quadrilaterals of
      * any float size through setup (raster_point_line.c), well inside the

@@ -78,6 +78,7 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_DotProduct,
     /* Vertex and fragment stages (driver/compiler/translate_graphics.h). */
     SPIRV_CAPABILITY_ClipDistance,
+    SPIRV_CAPABILITY_CullDistance,
     SPIRV_CAPABILITY_DrawParameters,
     SPIRV_CAPABILITY_DerivativeControl,
     SPIRV_CAPABILITY_SampleRateShading,

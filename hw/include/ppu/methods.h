@@ -314,7 +314,8 @@ enum ppu_gfx_method {
    PPU_GFX_RASTERIZER_DISCARD = 0x30c,  /* 1: primitives end after vertex work */
    PPU_GFX_PIXEL_ORDER = 0x30d,         /* enum ppu_gfx_pixel_order */
    PPU_GFX_SAMPLE_SHADING = 0x30e,      /* 1: one fragment invocation per covered sample */
-   PPU_GFX_CLIP_DISTANCE_MASK = 0x30f,  /* clip distances of the vertex record that clip */
+   PPU_GFX_CLIP_DISTANCE_MASK = 0x30f,  /* distances of the vertex record that clip */
+   PPU_GFX_CULL_DISTANCE_MASK = 0x310,  /* distances that cull: all vertices < 0 drops it */
 
    /* Depth/stencil state (ZROP). */
    PPU_GFX_DEPTH_TEST = 0x340,    /* bit 0 test, bit 1 write */

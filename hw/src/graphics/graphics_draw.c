@@ -243,7 +243,9 @@ static void rasterize(struct gfx_draw *d, const struct gfx_batch_primitive *prim
       memcpy(pos[k], h->position, sizeof(pos[k]));
       memcpy(clip[k], h->clip_distance, sizeof(clip[k]));
    }
-   p->clip_distance = d->s->word[PPU_GFX_CLIP_DISTANCE_MASK] ? (const float(*)[8])clip : NULL;
+   bool distances =
+       d->s->word[PPU_GFX_CLIP_DISTANCE_MASK] || d->s->word[PPU_GFX_CULL_DISTANCE_MASK];
+   p->clip_distance = distances ? (const float(*)[8])clip : NULL;
    if (n == 3)
       raster_pipeline_triangle(p, (const float(*)[4])pos);
    else if (n == 2)

@@ -43,7 +43,7 @@ static bool known_method(uint32_t m)
        in_group(m, PPU_GFX_SCISSOR_BASE, PPU_GFX_VIEWPORTS, 2, &w) ||
        in_group(m, PPU_GFX_BLEND_BASE, PPU_GFX_COLOR_TARGETS, 2, &w))
       return true;
-   return (m >= PPU_GFX_TOPOLOGY && m <= PPU_GFX_CLIP_DISTANCE_MASK) ||
+   return (m >= PPU_GFX_TOPOLOGY && m <= PPU_GFX_CULL_DISTANCE_MASK) ||
           (m >= PPU_GFX_DEPTH_TEST && m <= PPU_GFX_STENCIL_BACK_MASKS) ||
           (m >= PPU_GFX_BLEND_CONSTANT_R && m <= PPU_GFX_ALPHA_TO_COVERAGE) ||
           (m >= PPU_GFX_VERTEX_PROGRAM_LO && m <= PPU_GFX_FRAGMENT_PROGRAM_HI) ||
@@ -113,6 +113,8 @@ static const char *check_data(uint32_t m, uint32_t d)
       return d > 2 ? "undefined POLYGON_MODE" : NULL;
    case PPU_GFX_CLIP_DISTANCE_MASK:
       return d >> PPU_GFX_MAX_CLIP_DISTANCES ? "CLIP_DISTANCE_MASK: bits above 7" : NULL;
+   case PPU_GFX_CULL_DISTANCE_MASK:
+      return d >> PPU_GFX_MAX_CLIP_DISTANCES ? "CULL_DISTANCE_MASK: bits above 7" : NULL;
    case PPU_GFX_PRIMITIVE_RESTART:
    case PPU_GFX_PROVOKING_VERTEX:
    case PPU_GFX_FRONT_FACE:
@@ -223,6 +225,7 @@ void ppu_graphics_state_clip(const struct ppu_graphics_state *s, unsigned vp,
                           ppu_graphics_state_float(s, v + PPU_GFX_VIEWPORT_SCALE_Y),
                           ppu_graphics_state_float(s, v + PPU_GFX_VIEWPORT_OFFSET_Y),
                           s->word[PPU_GFX_DEPTH_CLAMP] != 0, s->word[PPU_GFX_CLIP_DISTANCE_MASK]);
+   c->cull_distance_mask = s->word[PPU_GFX_CULL_DISTANCE_MASK];
 }
 
 static int32_t min32(int32_t a, int32_t b)
