@@ -15,7 +15,7 @@
  * each with its case in tests/api/test_vulkan12.c. 16-bit and 8-bit
  * storage, variable pointers, protected memory, Y'CbCr conversion, shader
  * draw parameters, 64-bit atomics, float16/int8, min/max filtering and the
- * viewport-index outputs are VK_FALSE: none is implemented and tested
+ * layer output are VK_FALSE: none is implemented and tested
  * through the API. The 1.3 features are decided in vulkan13_features, the
  * same way, each with its case in tests/api/test_vulkan13.c. The acceleration-structure and
  * ray-query features are VK_TRUE except capture/replay (set_supported_features). */
@@ -102,6 +102,9 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
     * inputs (tests/api/test_graphics_clip_distance.c). */
    pFeatures->shaderClipDistance = VK_TRUE;
    pFeatures->shaderCullDistance = VK_TRUE;
+   /* 16 VIEWPORT and SCISSOR groups; the viewport index of a primitive's
+    * provoking vertex picks one (tests/api/test_graphics_viewports.c). */
+   pFeatures->multiViewport = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions
@@ -191,6 +194,10 @@ static void vulkan12_features(VkPhysicalDeviceVulkan12Features *f)
    memset((char *)f + sizeof(VkBaseOutStructure), 0, sizeof(*f) - sizeof(VkBaseOutStructure));
    /* The texture unit's address mode 4 (hw/src/texture/tex_address.c). */
    f->samplerMirrorClampToEdge = VK_TRUE;
+   /* gl_ViewportIndex from the vertex stage: the vertex header's viewport
+    * word (tests/api/test_graphics_viewports.c). The layer word is not
+    * read by the graphics engine, so shaderOutputLayer stays VK_FALSE. */
+   f->shaderOutputViewportIndex = VK_TRUE;
    /* The front end reads the count when the draw executes (cmd_draw.c). */
    f->drawIndirectCount = VK_TRUE;
    /* VK_EXT_descriptor_indexing (tests/api/test_descriptor_indexing.c).

@@ -79,7 +79,7 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .maxDrawIndirectCount = UINT32_MAX,     /* multiDrawIndirect: INDIRECT_MAX_COUNT is 32-bit */
     .maxSamplerLodBias = 15.0f,
     .maxSamplerAnisotropy = 16.0f, /* the TAU's probes: PPU_TEX_MAX_PROBES */
-    .maxViewports = 1,             /* multiViewport not supported */
+    .maxViewports = 16,            /* VIEWPORT(i) and SCISSOR(i), i < 16 */
     .maxViewportDimensions = {16384, 16384},
     /* Spec: at least [-2 * max dimension, 2 * max dimension - 1]. */
     .viewportBoundsRange = {-32768.0f, 32767.0f},

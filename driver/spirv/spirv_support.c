@@ -79,6 +79,8 @@ static const uint32_t supported_capabilities[] = {
     /* Vertex and fragment stages (driver/compiler/translate_graphics.h). */
     SPIRV_CAPABILITY_ClipDistance,
     SPIRV_CAPABILITY_CullDistance,
+    /* gl_ViewportIndex from a vertex program (shaderOutputViewportIndex). */
+    SPIRV_CAPABILITY_ShaderViewportIndex,
     SPIRV_CAPABILITY_DrawParameters,
     SPIRV_CAPABILITY_DerivativeControl,
     SPIRV_CAPABILITY_SampleRateShading,

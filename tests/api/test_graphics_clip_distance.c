@@ -10,14 +10,13 @@
 
 static const float BLACK[4] = {0, 0, 0, 0};
 
-/* A device with both features and a cleared GW x GH target; false (case
- * failed, nothing left to destroy) when a feature is missing or the limits
- * are below what the shaders use. */
+/* A device with both features and a GW x GH target (gtu_case_begin); the
+ * limits must cover what the shaders use. */
 static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, struct gtarget *t)
 {
    VkPhysicalDeviceFeatures want = {.shaderClipDistance = VK_TRUE, .shaderCullDistance = VK_TRUE};
    struct vkt_device_desc desc = {.features = &want};
-   if (!gtu_setup_device(ctx, dev, &desc))
+   if (!gtu_case_begin(ctx, dev, &desc, t))
       return false;
    VkPhysicalDeviceProperties props;
    vkGetPhysicalDeviceProperties(ctx->physical_device, &props);
@@ -26,16 +25,7 @@ static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, struct g
                  l->maxCombinedClipAndCullDistances >= 8,
              "maxClipDistances %u, maxCullDistances %u, maxCombinedClipAndCullDistances %u",
              l->maxClipDistances, l->maxCullDistances, l->maxCombinedClipAndCullDistances);
-   if (gtu_target_create(dev, VK_FORMAT_UNDEFINED, t))
-      return true;
-   vkt_teardown(ctx, dev);
-   return false;
-}
-
-static void end_case(struct vkt_context *ctx, struct vkt_device *dev, struct gtarget *t)
-{
-   gtu_target_destroy(dev, t);
-   vkt_teardown(ctx, dev);
+   return true;
 }
 
 /* A vertex at window (x, y) whose distances are clip 0, clip 1, cull 0. */
@@ -104,7 +94,7 @@ TEST_CASE(clip_distances_clip_triangles_and_reach_the_fragment_shader)
                                            unorm8((24 - y - 0.5f) / 32), unorm8(0.5f), 255);
          CHECK(gtu_check(&t, want, 1, "clipped rectangle") == 0);
       }
-      end_case(&ctx, &dev, &t);
+      gtu_case_end(&ctx, &dev, &t);
    }
 }
 
@@ -139,7 +129,7 @@ TEST_CASE(cull_distances_discard_only_primitives_negative_at_every_vertex)
                want[y * GW + x] = gtu_rgba(255, 255, unorm8(-1.0f + (x + 0.5f - 16) / 8), 255);
          CHECK(gtu_check(&t, want, 1, "culled rectangle") == 0);
       }
-      end_case(&ctx, &dev, &t);
+      gtu_case_end(&ctx, &dev, &t);
    }
 }
 
@@ -187,7 +177,7 @@ TEST_CASE(clip_distances_cut_lines_and_drop_points_and_cull_distances_drop_lines
          CHECK_MSG(row_mask(&t, 8) == 1u << 4, "row 8 is 0x%08x (only the kept point)",
                    row_mask(&t, 8));
       }
-      end_case(&ctx, &dev, &t);
+      gtu_case_end(&ctx, &dev, &t);
    }
 }
 
