@@ -14,9 +14,8 @@
  * ("Feature Requirements") and the 1.2 features the driver implements,
  * each with its case in tests/api/test_vulkan12.c. 16-bit and 8-bit
  * storage, variable pointers, protected memory, Y'CbCr conversion, shader
- * draw parameters, 64-bit atomics, float16/int8, min/max filtering and the
- * layer output are VK_FALSE: none is implemented and tested
- * through the API. The 1.3 features are decided in vulkan13_features, the
+ * draw parameters, 64-bit atomics, float16/int8 and the layer output are VK_FALSE: none is
+ * implemented and tested through the API. The 1.3 features are decided in vulkan13_features, the
  * same way, each with its case in tests/api/test_vulkan13.c. The acceleration-structure and
  * ray-query features are VK_TRUE except capture/replay (set_supported_features). */
 #include <stddef.h>
@@ -198,6 +197,10 @@ static void vulkan12_features(VkPhysicalDeviceVulkan12Features *f)
     * word (tests/api/test_graphics_viewports.c). The layer word is not
     * read by the graphics engine, so shaderOutputLayer stays VK_FALSE. */
    f->shaderOutputViewportIndex = VK_TRUE;
+   /* The texture unit's min/max reduction of each level's texels with
+    * non-zero weight (hw/src/texture/tex_filter.c), on the formats
+    * format_table.c marks FILTER_MINMAX (tests/api/test_sampler_filter_minmax.c). */
+   f->samplerFilterMinmax = VK_TRUE;
    /* The front end reads the count when the draw executes (cmd_draw.c). */
    f->drawIndirectCount = VK_TRUE;
    /* VK_EXT_descriptor_indexing (tests/api/test_descriptor_indexing.c).

@@ -225,6 +225,12 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
    p->shaderDenormPreserveFloat64 = VK_TRUE;
    p->shaderRoundingModeRTEFloat32 = VK_TRUE;
    p->shaderRoundingModeRTEFloat64 = VK_TRUE;
+   /* samplerFilterMinmax: every format of the spec's single-component list
+    * filters min/max (format_table.c), and the view's swizzle applies after
+    * the component-wise reduction, so any component mapping works
+    * (tests/api/test_sampler_filter_minmax.c checks both). */
+   p->filterMinmaxSingleComponentFormats = VK_TRUE;
+   p->filterMinmaxImageComponentMapping = VK_TRUE;
    /* Descriptor indexing (VK_EXT_descriptor_indexing): update-after-bind
     * sets are ordinary sets (icd/vkppu_descriptor.h), so their limits are
     * the per-set descriptor limit, except the dynamic buffers, whose
