@@ -368,15 +368,17 @@ static inline bool gtu_setup_device(struct vkt_context *ctx, struct vkt_device *
    return true;
 }
 
-/* A context, a device made from desc and a GW x GH colour target without
- * depth (gtu_target_create); false (case failed, nothing left to destroy)
- * on error. gtu_case_end destroys the three. */
+/* A context, a device made from desc and a GW x GH colour target with a
+ * depth_format attachment (gtu_target_create; VK_FORMAT_UNDEFINED: none);
+ * false (case failed, nothing left to destroy) on error. gtu_case_end
+ * destroys the three. */
 static inline bool gtu_case_begin(struct vkt_context *ctx, struct vkt_device *dev,
-                                  const struct vkt_device_desc *desc, struct gtarget *t)
+                                  const struct vkt_device_desc *desc, VkFormat depth_format,
+                                  struct gtarget *t)
 {
    if (!gtu_setup_device(ctx, dev, desc))
       return false;
-   if (gtu_target_create(dev, VK_FORMAT_UNDEFINED, t))
+   if (gtu_target_create(dev, depth_format, t))
       return true;
    vkt_teardown(ctx, dev);
    return false;

@@ -16,7 +16,7 @@ static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, struct g
 {
    VkPhysicalDeviceFeatures want = {.shaderClipDistance = VK_TRUE, .shaderCullDistance = VK_TRUE};
    struct vkt_device_desc desc = {.features = &want};
-   if (!gtu_case_begin(ctx, dev, &desc, t))
+   if (!gtu_case_begin(ctx, dev, &desc, VK_FORMAT_UNDEFINED, t))
       return false;
    VkPhysicalDeviceProperties props;
    vkGetPhysicalDeviceProperties(ctx->physical_device, &props);

@@ -11,8 +11,9 @@
 static const float BLACK[4] = {0, 0, 0, 0};
 
 /* A device with multiViewport and shaderOutputViewportIndex and a GW x GH
- * target (gtu_case_begin). */
-static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, struct gtarget *t)
+ * target with a depth_format attachment (gtu_case_begin). */
+static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, VkFormat depth_format,
+                       struct gtarget *t)
 {
    static const char *const extensions[] = {VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME};
    VkPhysicalDeviceVulkan12Features v12 = {
@@ -27,7 +28,7 @@ static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, struct g
    VkPhysicalDeviceFeatures want = {.multiViewport = VK_TRUE};
    struct vkt_device_desc desc = {
        .features = &want, .feature_chain = &eds, .extensions = extensions, .extension_count = 1};
-   if (!gtu_case_begin(ctx, dev, &desc, t))
+   if (!gtu_case_begin(ctx, dev, &desc, depth_format, t))
       return false;
    VkPhysicalDeviceProperties props;
    vkGetPhysicalDeviceProperties(ctx->physical_device, &props);
@@ -46,10 +47,11 @@ static VkViewport quadrant(unsigned q)
 
 static const VkRect2D WHOLE = {{0, 0}, {GW, GH}};
 
-/* Records n whole-NDC rectangles, rectangle i for viewport i, and reads
- * the target back. set_state records the dynamic state, or is NULL. */
+/* Records n whole-NDC rectangles at z 0.5, rectangle i for viewport i,
+ * into the target cleared to clear_depth, and reads it back. set_state
+ * records the dynamic state, or is NULL. */
 static bool draw(struct vkt_device *dev, struct gtarget *t, const struct gtu_pipeline_desc *base,
-                 unsigned n, void (*set_state)(VkCommandBuffer cmd))
+                 unsigned n, void (*set_state)(VkCommandBuffer cmd), float clear_depth)
 {
    VkPipelineLayout layout = gtu_empty_layout(dev);
    struct gtu_pipeline_desc d = *base;
@@ -66,7 +68,7 @@ static bool draw(struct vkt_device *dev, struct gtarget *t, const struct gtu_pip
    struct vkt_buffer vb;
    if (pipe &&
        gtu_data_buffer(dev, v, 6 * n * sizeof(v[0]), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
-      VkCommandBuffer cmd = gtu_begin(dev, t, BLACK, 1, 0);
+      VkCommandBuffer cmd = gtu_begin(dev, t, BLACK, clear_depth, 0);
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
       if (set_state)
          set_state(cmd);
@@ -104,17 +106,52 @@ TEST_CASE(static_viewports_and_scissors_are_picked_by_viewport_index)
    struct vkt_context ctx;
    struct vkt_device dev;
    struct gtarget t;
-   if (begin_case(&ctx, &dev, &t)) {
+   if (begin_case(&ctx, &dev, VK_FORMAT_UNDEFINED, &t)) {
       VkViewport vps[4];
       const unsigned at[4] = {0, 1, 2, 3};
       for (unsigned i = 0; i < 4; i++)
          vps[i] = quadrant(at[i]);
       const VkRect2D sc[4] = {WHOLE, {{0, 0}, {GW / 2 + 4, GH}}, WHOLE, {{20, 20}, {8, 8}}};
       struct gtu_pipeline_desc d = {.viewports = vps, .scissors = sc, .viewport_count = 4};
-      if (draw(&dev, &t, &d, 4, NULL)) {
+      if (draw(&dev, &t, &d, 4, NULL, 1.0f)) {
          uint32_t want[GW * GH];
          expect(want, 4, at, sc);
          CHECK(gtu_check(&t, want, 0, "static viewports") == 0);
+      }
+      gtu_case_end(&ctx, &dev, &t);
+   }
+}
+
+/* Each viewport's depth range is its own: at z 0.5 viewports 0 and 2 map
+ * to depth 0.2 (ranges [0, 0.4] and the inverted [0.4, 0]) and pass LESS
+ * against a target cleared to 0.3, viewports 1 and 3 map to 0.8 ([0.6, 1],
+ * [1, 0.6]) and fail. */
+TEST_CASE(each_viewport_maps_depth_to_its_own_range)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   struct gtarget t;
+   if (begin_case(&ctx, &dev, VK_FORMAT_D32_SFLOAT, &t)) {
+      VkViewport vps[4];
+      const float range[4][2] = {{0.0f, 0.4f}, {0.6f, 1.0f}, {0.4f, 0.0f}, {1.0f, 0.6f}};
+      for (unsigned i = 0; i < 4; i++) {
+         vps[i] = quadrant(i);
+         vps[i].minDepth = range[i][0];
+         vps[i].maxDepth = range[i][1];
+      }
+      const VkRect2D sc[4] = {WHOLE, WHOLE, WHOLE, WHOLE};
+      VkPipelineDepthStencilStateCreateInfo ds = {
+          .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+          .depthTestEnable = VK_TRUE,
+          .depthCompareOp = VK_COMPARE_OP_LESS,
+      };
+      struct gtu_pipeline_desc d = {
+          .viewports = vps, .scissors = sc, .viewport_count = 4, .ds = &ds};
+      if (draw(&dev, &t, &d, 4, NULL, 0.3f)) {
+         uint32_t want[GW * GH] = {0};
+         gtu_fill(want, 0, 0, GW / 2, GH / 2, RGBA[0]);
+         gtu_fill(want, 0, GH / 2, GW / 2, GH, RGBA[2]);
+         CHECK(gtu_check(&t, want, 0, "per-viewport depth ranges") == 0);
       }
       gtu_case_end(&ctx, &dev, &t);
    }
@@ -138,7 +175,7 @@ TEST_CASE(dynamic_viewports_and_scissors_set_from_any_first_index)
    struct vkt_context ctx;
    struct vkt_device dev;
    struct gtarget t;
-   if (begin_case(&ctx, &dev, &t)) {
+   if (begin_case(&ctx, &dev, VK_FORMAT_UNDEFINED, &t)) {
       /* Static values that would put everything in quadrant 0. */
       VkViewport vps[4];
       VkRect2D sc[4];
@@ -152,7 +189,7 @@ TEST_CASE(dynamic_viewports_and_scissors_set_from_any_first_index)
                                     .viewport_count = 4,
                                     .dynamic = dyn,
                                     .dynamic_count = 2};
-      if (draw(&dev, &t, &d, 4, set_reversed)) {
+      if (draw(&dev, &t, &d, 4, set_reversed, 1.0f)) {
          uint32_t want[GW * GH];
          const unsigned at[4] = {3, 2, 1, 0};
          const VkRect2D want_sc[4] = {{{28, 28}, {4, 4}}, WHOLE, WHOLE, WHOLE};
@@ -176,12 +213,12 @@ TEST_CASE(viewport_and_scissor_counts_come_from_the_command_buffer_with_count)
    struct vkt_context ctx;
    struct vkt_device dev;
    struct gtarget t;
-   if (begin_case(&ctx, &dev, &t)) {
+   if (begin_case(&ctx, &dev, VK_FORMAT_UNDEFINED, &t)) {
       static const VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT,
                                            VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT};
       struct gtu_pipeline_desc d = {
           .viewport_with_count = true, .dynamic = dyn, .dynamic_count = 2};
-      if (draw(&dev, &t, &d, 3, set_three_with_count)) {
+      if (draw(&dev, &t, &d, 3, set_three_with_count, 1.0f)) {
          uint32_t want[GW * GH];
          const unsigned at[3] = {1, 2, 0};
          const VkRect2D sc[3] = {WHOLE, {{0, 16}, {8, 16}}, WHOLE};
