@@ -84,14 +84,20 @@ static uint32_t inherited_targets(const struct vkppu_gfx_cmd_state *s)
    return enabled;
 }
 
-static void emit_render_area(struct drv_pushbuf *pb, const VkRect2D *ra, uint32_t samples_log2,
-                             uint32_t sample_mask)
+/* SAMPLES_LOG2, SAMPLE_MASK, RENDER_AREA and LAYER_COUNT: the layers a
+ * primitive's gl_Layer may pick, the framebuffer's (1 in a multiview
+ * subpass, whose draws run per view at the view's layer). */
+static void emit_render_area(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
+                             uint32_t samples_log2, uint32_t sample_mask)
 {
+   const VkRect2D *ra = &s->render_area;
    uint32_t x0 = clamp_coord(ra->offset.x), y0 = clamp_coord(ra->offset.y);
    uint32_t x1 = clamp_coord((int64_t)ra->offset.x + ra->extent.width);
    uint32_t y1 = clamp_coord((int64_t)ra->offset.y + ra->extent.height);
-   const uint32_t area[4] = {samples_log2, sample_mask, x0 | y0 << 16, x1 | y1 << 16};
-   vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 4, area);
+   bool multiview = s->pass && s->pass->subpasses[s->subpass].view_mask;
+   uint32_t layers = !multiview && s->framebuffer ? s->framebuffer->layers : 1u;
+   const uint32_t area[5] = {samples_log2, sample_mask, x0 | y0 << 16, x1 | y1 << 16, layers};
+   vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 5, area);
 }
 
 void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd)
@@ -99,7 +105,7 @@ void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd)
    if (!cmd->gfx.pass || !cmd->gfx.framebuffer)
       return;
    emit_target_groups(&cmd->pb, &cmd->gfx, UINT32_MAX, 0);
-   emit_render_area(&cmd->pb, &cmd->gfx.render_area, 0, 0xfu);
+   emit_render_area(&cmd->pb, &cmd->gfx, 0, 0xfu);
 }
 
 _Static_assert(VKPPU_MAX_VIEWPORTS == PPU_GFX_VIEWPORTS, "one VIEWPORT group per viewport");
@@ -168,7 +174,7 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
       vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 2, samples);
    } else {
       enabled = emit_target_groups(pb, s, g->samples_log2, view);
-      emit_render_area(pb, &s->render_area, g->samples_log2, g->sample_mask);
+      emit_render_area(pb, s, g->samples_log2, g->sample_mask);
    }
 
    emit_viewports(pb, s, g);

@@ -14,7 +14,7 @@
  * ("Feature Requirements") and the 1.2 features the driver implements,
  * each with its case in tests/api/test_vulkan12.c. 16-bit and 8-bit
  * storage, variable pointers, protected memory, Y'CbCr conversion, shader
- * draw parameters, 64-bit atomics, float16/int8 and the layer output are VK_FALSE: none is
+ * draw parameters, 64-bit atomics and float16/int8 are VK_FALSE: none is
  * implemented and tested through the API. The 1.3 features are decided in vulkan13_features, the
  * same way, each with its case in tests/api/test_vulkan13.c. The acceleration-structure and
  * ray-query features are VK_TRUE except capture/replay (set_supported_features). */
@@ -193,10 +193,11 @@ static void vulkan12_features(VkPhysicalDeviceVulkan12Features *f)
    memset((char *)f + sizeof(VkBaseOutStructure), 0, sizeof(*f) - sizeof(VkBaseOutStructure));
    /* The texture unit's address mode 4 (hw/src/texture/tex_address.c). */
    f->samplerMirrorClampToEdge = VK_TRUE;
-   /* gl_ViewportIndex from the vertex stage: the vertex header's viewport
-    * word (tests/api/test_graphics_viewports.c). The layer word is not
-    * read by the graphics engine, so shaderOutputLayer stays VK_FALSE. */
+   /* gl_ViewportIndex and gl_Layer from the vertex stage: the vertex
+    * header's viewport and layer words, which pick VIEWPORT/SCISSOR(i) and
+    * the targets' layer (LAYER_COUNT; tests/api/test_graphics_viewports.c). */
    f->shaderOutputViewportIndex = VK_TRUE;
+   f->shaderOutputLayer = VK_TRUE;
    /* The texture unit's min/max reduction of each level's texels with
     * non-zero weight (hw/src/texture/tex_filter.c), on the formats
     * format_table.c marks FILTER_MINMAX (tests/api/test_sampler_filter_minmax.c). */

@@ -1,5 +1,7 @@
-/* multiViewport and shaderOutputViewportIndex (api.graphics_viewports on
- * vkppu, lvp.graphics_viewports on lavapipe): gfx_vulkan12_viewport_index.vert
+/* multiViewport, shaderOutputViewportIndex and shaderOutputLayer
+ * (api.graphics_viewports on vkppu, lvp.graphics_viewports on lavapipe):
+ * gfx_vulkan12_layer.vert sends rectangles to the framebuffer layer their
+ * colour's alpha names; gfx_vulkan12_viewport_index.vert
  * sends each rectangle to the viewport its colour's alpha names, so one
  * draw of four whole-NDC rectangles fills the four viewports, each cut by
  * its own scissor (Vulkan "Controlling the Viewport": the provoking
@@ -10,7 +12,8 @@
 
 static const float BLACK[4] = {0, 0, 0, 0};
 
-/* A device with multiViewport and shaderOutputViewportIndex and a GW x GH
+/* A device with multiViewport, shaderOutputViewportIndex and
+ * shaderOutputLayer and a GW x GH
  * target with a depth_format attachment (gtu_case_begin). */
 static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, VkFormat depth_format,
                        struct gtarget *t)
@@ -19,6 +22,7 @@ static bool begin_case(struct vkt_context *ctx, struct vkt_device *dev, VkFormat
    VkPhysicalDeviceVulkan12Features v12 = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
        .shaderOutputViewportIndex = VK_TRUE,
+       .shaderOutputLayer = VK_TRUE,
    };
    VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds = {
        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT,
@@ -227,6 +231,95 @@ TEST_CASE(viewport_and_scissor_counts_come_from_the_command_buffer_with_count)
       }
       gtu_case_end(&ctx, &dev, &t);
    }
+}
+
+enum { LAYERS = 3 };
+
+/* Rectangles sent to layers 2, 0, 2 and 1 of a 3-layer framebuffer (the
+ * second on layer 2 over the first), so the layer changes between
+ * primitives of one draw and comes back. */
+TEST_CASE(gl_layer_picks_the_framebuffer_layer_of_each_primitive)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   struct gtarget t;
+   if (!begin_case(&ctx, &dev, VK_FORMAT_UNDEFINED, &t))
+      return;
+   VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                            .imageType = VK_IMAGE_TYPE_2D,
+                            .format = VK_FORMAT_R8G8B8A8_UNORM,
+                            .extent = {GW, GH, 1},
+                            .mipLevels = 1,
+                            .arrayLayers = LAYERS,
+                            .samples = VK_SAMPLE_COUNT_1_BIT,
+                            .tiling = VK_IMAGE_TILING_OPTIMAL,
+                            .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT};
+   struct vkt_image img;
+   struct vkt_buffer readback, vb;
+   if (vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_2D_ARRAY, &img)) {
+      VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                     .renderPass = t.pass,
+                                     .attachmentCount = 1,
+                                     .pAttachments = &img.view,
+                                     .width = GW,
+                                     .height = GH,
+                                     .layers = LAYERS};
+      struct gtarget layered = t; /* the pass, with a framebuffer of the array */
+      VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &layered.fb));
+      VkPipelineLayout layout = gtu_empty_layout(&dev);
+      struct gtu_pipeline_desc d = {.vs = "gfx_vulkan12_layer.vert",
+                                    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .layout = layout,
+                                    .pass = t.pass};
+      VkPipeline pipe = VK_NULL_HANDLE;
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      static const float colour[4][4] = {{0, 0, 1, 2}, {1, 0, 0, 0}, {1, 1, 1, 2}, {0, 1, 0, 1}};
+      static const unsigned rect[4][4] = {
+          {0, 0, GW, GH}, {4, 4, 12, 12}, {16, 16, 24, 24}, {0, 20, GW, GH}};
+      struct gvertex v[4 * 6];
+      for (unsigned i = 0; i < 4; i++)
+         gtu_rect(&v[6 * i], (float)rect[i][0], (float)rect[i][1], (float)rect[i][2],
+                  (float)rect[i][3], 0.5f, colour[i]);
+      if (pipe && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VKT_CHECK(vkt_buffer_create(&dev, LAYERS * GW * GH * 4, VKT_USAGE_TRANSFER,
+                                     VKT_MEMORY_HOST, &readback));
+         VkCommandBuffer cmd = gtu_begin(&dev, &layered, BLACK, 1, 0);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdDraw(cmd, 4 * 6, 1, 0, 0);
+         vkCmdEndRenderPass(cmd);
+         VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, LAYERS},
+                                     .imageExtent = {GW, GH, 1}};
+         vkCmdCopyImageToBuffer(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                readback.buffer, 1, &region);
+         vkt_cmd_transfer_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, dev.ctx->universal_family, 0, cmd));
+         static uint32_t want[LAYERS][GW * GH];
+         memset(want, 0, sizeof(want));
+         for (unsigned i = 0; i < 4; i++) {
+            const float *c = colour[i];
+            gtu_fill(
+                want[(unsigned)c[3]], rect[i][0], rect[i][1], rect[i][2], rect[i][3],
+                gtu_rgba((uint8_t)(255 * c[0]), (uint8_t)(255 * c[1]), (uint8_t)(255 * c[2]), 255));
+         }
+         for (unsigned l = 0; l < LAYERS; l++) {
+            /* gtu_check reads t.readback: point it at this layer's pixels. */
+            struct gtarget view = t;
+            view.readback.map = (uint8_t *)readback.map + l * GW * GH * 4;
+            char what[32];
+            snprintf(what, sizeof(what), "layer %u", l);
+            CHECK(gtu_check(&view, want[l], 0, what) == 0);
+         }
+         vkt_buffer_destroy(&dev, &readback);
+         vkt_buffer_destroy(&dev, &vb);
+      }
+      vkDestroyPipeline(dev.device, pipe, NULL);
+      vkDestroyPipelineLayout(dev.device, layout, NULL);
+      vkDestroyFramebuffer(dev.device, layered.fb, NULL);
+      vkt_image_destroy(&dev, &img);
+   }
+   gtu_case_end(&ctx, &dev, &t);
 }
 
 int main(int argc, char **argv)

@@ -23,6 +23,7 @@
 #define PPU_GFX_GUARD_BAND 524288 /* |window x|, |window y| < 2^19 pixels, else clipped */
 #define PPU_GFX_TILE_SIZE 8u      /* coarse raster / hi-Z tile: 8x8 pixels, 16 quads */
 #define PPU_GFX_MAX_FRAMEBUFFER 16384u
+#define PPU_GFX_MAX_LAYERS 2048u   /* LAYER_COUNT: layers a primitive may select */
 #define PPU_GFX_QUADS_PER_WARP 8u  /* 32 lanes = 8 quads of 2x2 pixels */
 #define PPU_GFX_MAX_ATTRIBUTES 32u /* vec4 attribute slots between vertex and fragment */
 #define PPU_GFX_MAX_CLIP_DISTANCES 8u

@@ -288,6 +288,10 @@ enum ppu_gfx_method {
    PPU_GFX_SAMPLE_MASK = 0x151,       /* bits 3..0: samples that may be covered */
    PPU_GFX_RENDER_AREA_XY0 = 0x152,   /* x | y << 16: pixels outside are never touched */
    PPU_GFX_RENDER_AREA_XY1 = 0x153,   /* exclusive corner */
+   /* Layers a primitive may select with its provoking vertex's layer word
+    * (targets at LAYER + that word); a primitive at or beyond it is
+    * dropped. 0 counts as 1. At most 2048. */
+   PPU_GFX_LAYER_COUNT = 0x154,
    /* Resolve targets (1x): the same 8 words; RESOLVE writes them. */
    PPU_GFX_RESOLVE_TARGET_BASE = 0x180,
    PPU_GFX_RESOLVE_DEPTH_TARGET_BASE = 0x1c0,
