@@ -84,14 +84,20 @@ static uint32_t inherited_targets(const struct vkppu_gfx_cmd_state *s)
    return enabled;
 }
 
-static void emit_render_area(struct drv_pushbuf *pb, const VkRect2D *ra, uint32_t samples_log2,
-                             uint32_t sample_mask)
+/* SAMPLES_LOG2, SAMPLE_MASK, RENDER_AREA and LAYER_COUNT: the layers a
+ * primitive's gl_Layer may pick, the framebuffer's (1 in a multiview
+ * subpass, whose draws run per view at the view's layer). */
+static void emit_render_area(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
+                             uint32_t samples_log2, uint32_t sample_mask)
 {
+   const VkRect2D *ra = &s->render_area;
    uint32_t x0 = clamp_coord(ra->offset.x), y0 = clamp_coord(ra->offset.y);
    uint32_t x1 = clamp_coord((int64_t)ra->offset.x + ra->extent.width);
    uint32_t y1 = clamp_coord((int64_t)ra->offset.y + ra->extent.height);
-   const uint32_t area[4] = {samples_log2, sample_mask, x0 | y0 << 16, x1 | y1 << 16};
-   vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 4, area);
+   bool multiview = s->pass && s->pass->subpasses[s->subpass].view_mask;
+   uint32_t layers = !multiview && s->framebuffer ? s->framebuffer->layers : 1u;
+   const uint32_t area[5] = {samples_log2, sample_mask, x0 | y0 << 16, x1 | y1 << 16, layers};
+   vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 5, area);
 }
 
 void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd)
@@ -99,10 +105,62 @@ void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd)
    if (!cmd->gfx.pass || !cmd->gfx.framebuffer)
       return;
    emit_target_groups(&cmd->pb, &cmd->gfx, UINT32_MAX, 0);
-   emit_render_area(&cmd->pb, &cmd->gfx.render_area, 0, 0xfu);
+   emit_render_area(&cmd->pb, &cmd->gfx, 0, 0xfu);
 }
 
-/* Targets (layer: the multiview view), render area, viewport and scissor;
+_Static_assert(VKPPU_MAX_VIEWPORTS == PPU_GFX_VIEWPORTS, "one VIEWPORT group per viewport");
+
+/* How many viewports (or scissors) a draw sets: the pipeline's count, or
+ * with VIEWPORT/SCISSOR_WITH_COUNT (count_bit) the command buffer's, kept
+ * within the hardware's groups whatever an invalid command buffer says. */
+static uint32_t state_count(const struct vkppu_gfx_pipeline *g, uint32_t count_bit,
+                            uint32_t dynamic_count, uint32_t fixed_count)
+{
+   uint32_t n = (g->dynamic & count_bit) ? dynamic_count : fixed_count;
+   return n < 1 ? 1 : n > VKPPU_MAX_VIEWPORTS ? VKPPU_MAX_VIEWPORTS : n;
+}
+
+/* VIEWPORT(0..n-1) and SCISSOR(0..n-1); a primitive's provoking vertex
+ * picks one of them (its viewport index). */
+static void emit_viewports(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
+                           const struct vkppu_gfx_pipeline *g)
+{
+   const struct vkppu_gfx_dynamic *dyn = &s->dynamic, *fixed = &g->values;
+   const VkViewport *vps = (g->dynamic & VKPPU_DYN_VIEWPORT) ? dyn->viewport : fixed->viewport;
+   uint32_t n =
+       state_count(g, VKPPU_DYN_VIEWPORT_COUNT, dyn->viewport_count, fixed->viewport_count);
+   uint32_t viewport[8 * VKPPU_MAX_VIEWPORTS];
+   for (uint32_t i = 0; i < n; i++) {
+      const VkViewport *vp = &vps[i];
+      float dmin = vp->minDepth < vp->maxDepth ? vp->minDepth : vp->maxDepth;
+      float dmax = vp->minDepth < vp->maxDepth ? vp->maxDepth : vp->minDepth;
+      uint32_t *w = &viewport[8 * i];
+      w[0] = f2u(vp->width / 2);
+      w[1] = f2u(vp->height / 2);
+      w[2] = f2u(vp->maxDepth - vp->minDepth);
+      w[3] = f2u(vp->x + vp->width / 2);
+      w[4] = f2u(vp->y + vp->height / 2);
+      w[5] = f2u(vp->minDepth);
+      w[6] = f2u(dmin);
+      w[7] = f2u(dmax);
+   }
+   vkppu_gfx_emit(pb, PPU_GFX_VIEWPORT(0), 8 * n, viewport);
+
+   const VkRect2D *scs = (g->dynamic & VKPPU_DYN_SCISSOR) ? dyn->scissor : fixed->scissor;
+   n = state_count(g, VKPPU_DYN_SCISSOR_COUNT, dyn->scissor_count, fixed->scissor_count);
+   uint32_t scissor[2 * VKPPU_MAX_VIEWPORTS];
+   for (uint32_t i = 0; i < n; i++) {
+      const VkRect2D *sc = &scs[i];
+      uint32_t sx0 = clamp_coord(sc->offset.x), sy0 = clamp_coord(sc->offset.y);
+      uint32_t sx1 = clamp_coord((int64_t)sc->offset.x + sc->extent.width);
+      uint32_t sy1 = clamp_coord((int64_t)sc->offset.y + sc->extent.height);
+      scissor[2 * i] = sx0 | sy0 << 16;
+      scissor[2 * i + 1] = sx1 | sy1 << 16;
+   }
+   vkppu_gfx_emit(pb, PPU_GFX_SCISSOR(0), 2 * n, scissor);
+}
+
+/* Targets (layer: the multiview view), render area, viewports and scissors;
  * returns the mask of enabled color targets. A secondary that inherits its
  * targets keeps the ones, and the render area, the primary set: it writes
  * only the sample mask. */
@@ -116,29 +174,10 @@ static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
       vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 2, samples);
    } else {
       enabled = emit_target_groups(pb, s, g->samples_log2, view);
-      emit_render_area(pb, &s->render_area, g->samples_log2, g->sample_mask);
+      emit_render_area(pb, s, g->samples_log2, g->sample_mask);
    }
 
-   const VkViewport *vp =
-       (g->dynamic & VKPPU_DYN_VIEWPORT) ? &s->dynamic.viewport : &g->values.viewport;
-   float dmin = vp->minDepth < vp->maxDepth ? vp->minDepth : vp->maxDepth;
-   float dmax = vp->minDepth < vp->maxDepth ? vp->maxDepth : vp->minDepth;
-   const uint32_t viewport[8] = {f2u(vp->width / 2),
-                                 f2u(vp->height / 2),
-                                 f2u(vp->maxDepth - vp->minDepth),
-                                 f2u(vp->x + vp->width / 2),
-                                 f2u(vp->y + vp->height / 2),
-                                 f2u(vp->minDepth),
-                                 f2u(dmin),
-                                 f2u(dmax)};
-   vkppu_gfx_emit(pb, PPU_GFX_VIEWPORT(0), 8, viewport);
-
-   const VkRect2D *sc = (g->dynamic & VKPPU_DYN_SCISSOR) ? &s->dynamic.scissor : &g->values.scissor;
-   uint32_t sx0 = clamp_coord(sc->offset.x), sy0 = clamp_coord(sc->offset.y);
-   uint32_t sx1 = clamp_coord((int64_t)sc->offset.x + sc->extent.width);
-   uint32_t sy1 = clamp_coord((int64_t)sc->offset.y + sc->extent.height);
-   const uint32_t scissor[2] = {sx0 | sy0 << 16, sx1 | sy1 << 16};
-   vkppu_gfx_emit(pb, PPU_GFX_SCISSOR(0), 2, scissor);
+   emit_viewports(pb, s, g);
    return enabled;
 }
 
@@ -152,7 +191,7 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
    const struct vkppu_gfx_dynamic *d = &s->dynamic, *p = &g->values;
    const float *bias = (g->dynamic & VKPPU_DYN_DEPTH_BIAS) ? d->depth_bias : p->depth_bias;
    const float line = PICK(VKPPU_DYN_LINE_WIDTH, line_width);
-   const uint32_t raster[16] = {
+   const uint32_t raster[17] = {
        PICK(VKPPU_DYN_TOPOLOGY, topology),
        PICK(VKPPU_DYN_PRIMITIVE_RESTART_ENABLE, primitive_restart),
        0, /* provoking vertex: first, as Vulkan's default */
@@ -171,8 +210,9 @@ static void emit_fixed_function(struct drv_pushbuf *pb, const struct vkppu_gfx_c
        g->pixel_order,
        g->sample_shading,
        g->clip_distance_mask,
+       g->cull_distance_mask,
    };
-   vkppu_gfx_emit(pb, PPU_GFX_TOPOLOGY, 16, raster);
+   vkppu_gfx_emit(pb, PPU_GFX_TOPOLOGY, 17, raster);
 
    const uint32_t *cmp = (g->dynamic & VKPPU_DYN_STENCIL_COMPARE_MASK) ? d->stencil_compare_mask
                                                                        : p->stencil_compare_mask;

@@ -12,17 +12,17 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetViewport(VkCommandBuffer commandBuffer,
                                                 const VkViewport *pViewports)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   /* One viewport: multiViewport is not reported. */
-   if (firstViewport == 0 && viewportCount >= 1)
-      cmd->gfx.dynamic.viewport = pViewports[0];
+   /* Valid usage keeps first + count within maxViewports; clamp anyway. */
+   for (uint32_t i = 0; i < viewportCount && firstViewport + i < VKPPU_MAX_VIEWPORTS; i++)
+      cmd->gfx.dynamic.viewport[firstViewport + i] = pViewports[i];
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetScissor(VkCommandBuffer commandBuffer, uint32_t firstScissor,
                                                uint32_t scissorCount, const VkRect2D *pScissors)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   if (firstScissor == 0 && scissorCount >= 1)
-      cmd->gfx.dynamic.scissor = pScissors[0];
+   for (uint32_t i = 0; i < scissorCount && firstScissor + i < VKPPU_MAX_VIEWPORTS; i++)
+      cmd->gfx.dynamic.scissor[firstScissor + i] = pScissors[i];
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetLineWidth(VkCommandBuffer commandBuffer, float lineWidth)
@@ -93,14 +93,18 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetViewportWithCount(VkCommandBuffer command
                                                          uint32_t viewportCount,
                                                          const VkViewport *pViewports)
 {
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    vkppu_CmdSetViewport(commandBuffer, 0, viewportCount, pViewports);
+   cmd->gfx.dynamic.viewport_count = viewportCount;
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetScissorWithCount(VkCommandBuffer commandBuffer,
                                                         uint32_t scissorCount,
                                                         const VkRect2D *pScissors)
 {
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    vkppu_CmdSetScissor(commandBuffer, 0, scissorCount, pScissors);
+   cmd->gfx.dynamic.scissor_count = scissorCount;
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetCullMode(VkCommandBuffer commandBuffer,

@@ -151,10 +151,34 @@ static pthread_once_t format_table_once = PTHREAD_ONCE_INIT;
  * - VERTEX_BUFFER is the compiler's list (vertex_formats.c), added by the
  *   format queries, since most vertex formats have no texel format here.
  * - Linear tiling: uncompressed color formats only (the same features as
- *   optimal); depth, stencil and BC images are optimal only, as on every
+ *   optimal, but for FILTER_MINMAX); depth, stencil and BC images are optimal only, as on every
  *   desktop part. Linear images are 2D with one level and one layer
  *   (vkppu_image_format_support).
  */
+/* SAMPLED_IMAGE_FILTER_MINMAX: the texture unit reduces any format it
+ * filters, but the bit is only on the formats of the spec's required list
+ * for filterMinmaxSingleComponentFormats, each of which
+ * tests/api/test_sampler_filter_minmax.c samples with MIN and MAX. */
+static bool minmax_tested(enum ppu_tex_format hw)
+{
+   switch (hw) {
+   case PPU_TEX_FORMAT_R8_UNORM:
+   case PPU_TEX_FORMAT_R8_SNORM:
+   case PPU_TEX_FORMAT_R16_UNORM:
+   case PPU_TEX_FORMAT_R16_SNORM:
+   case PPU_TEX_FORMAT_R16_SFLOAT:
+   case PPU_TEX_FORMAT_R32_SFLOAT:
+   case PPU_TEX_FORMAT_D16_UNORM:
+   case PPU_TEX_FORMAT_X8_D24_UNORM:
+   case PPU_TEX_FORMAT_D32_SFLOAT:
+   case PPU_TEX_FORMAT_D24_UNORM_S8_UINT:
+   case PPU_TEX_FORMAT_D32_SFLOAT_S8_UINT:
+      return true;
+   default:
+      return false;
+   }
+}
+
 static void format_features(struct vkppu_format_info *f, enum format_kind kind)
 {
    bool depth = kind == KIND_DEPTH || kind == KIND_DEPTH_STENCIL;
@@ -169,6 +193,8 @@ static void format_features(struct vkppu_format_info *f, enum format_kind kind)
                                 VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
    if (filterable)
       image |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+   if (minmax_tested(f->hw))
+      image |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_MINMAX_BIT;
    if (storage)
       image |= VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
    if (uncompressed_color)
@@ -184,7 +210,8 @@ static void format_features(struct vkppu_format_info *f, enum format_kind kind)
       image |= VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
 
    f->optimal = image;
-   f->linear = uncompressed_color ? image : 0;
+   /* Min/max filtering is tested on optimal images only. */
+   f->linear = uncompressed_color ? image & ~VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_MINMAX_BIT : 0;
    f->buffer = 0;
    if (uncompressed_color)
       f->buffer |= VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;

@@ -189,7 +189,9 @@ static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeli
    g->vertex = descriptor(&bin.vertex, &bin.vertex_info, pipe->code_bo->va);
    if (has_fs)
       g->fragment = descriptor(&bin.fragment, &bin.fragment_info, pipe->code_bo->va + fs_offset);
+   /* The header's distances: the clip distances, then the cull distances. */
    g->clip_distance_mask = (1u << bin.clip_distance_count) - 1u;
+   g->cull_distance_mask = ((1u << bin.cull_distance_count) - 1u) << bin.clip_distance_count;
    /* The request, or what the shader implies (SampleId, SamplePosition, a
     * Sample input); per sample only means something at 4x. */
    g->sample_shading = has_fs && g->samples_log2 == 2 && bin.fragment_info.sample_shading ? 1u : 0u;

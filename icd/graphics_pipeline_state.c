@@ -38,8 +38,8 @@ static uint32_t dynamic_mask(const VkPipelineDynamicStateCreateInfo *ds)
        {VK_DYNAMIC_STATE_CULL_MODE, VKPPU_DYN_CULL_MODE},
        {VK_DYNAMIC_STATE_FRONT_FACE, VKPPU_DYN_FRONT_FACE},
        {VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY, VKPPU_DYN_TOPOLOGY},
-       {VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, VKPPU_DYN_VIEWPORT},
-       {VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, VKPPU_DYN_SCISSOR},
+       {VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, VKPPU_DYN_VIEWPORT | VKPPU_DYN_VIEWPORT_COUNT},
+       {VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, VKPPU_DYN_SCISSOR | VKPPU_DYN_SCISSOR_COUNT},
        {VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VKPPU_DYN_VERTEX_STRIDE},
        {VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, VKPPU_DYN_DEPTH_TEST_ENABLE},
        {VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, VKPPU_DYN_DEPTH_WRITE_ENABLE},
@@ -115,20 +115,25 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
    if (!discard) {
       const VkPipelineViewportStateCreateInfo *vs = ci->pViewportState;
       /* With VIEWPORT_WITH_COUNT / SCISSOR_WITH_COUNT the counts are 0 and
-       * the command buffer sets the one viewport and scissor. */
-      bool with_count = has_dynamic(ci->pDynamicState, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT) ||
-                        has_dynamic(ci->pDynamicState, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
-      if (!vs || (!with_count && (vs->viewportCount != 1 || vs->scissorCount != 1)))
-         return "exactly one viewport and one scissor (multiViewport is not reported)";
+       * the command buffer sets them with the viewports and scissors. */
+      if (!vs)
+         return "pViewportState is required";
+      bool vp_count = g->dynamic & VKPPU_DYN_VIEWPORT_COUNT;
+      bool sc_count = g->dynamic & VKPPU_DYN_SCISSOR_COUNT;
+      if ((!vp_count && (vs->viewportCount < 1 || vs->viewportCount > VKPPU_MAX_VIEWPORTS)) ||
+          (!sc_count && (vs->scissorCount < 1 || vs->scissorCount > VKPPU_MAX_VIEWPORTS)))
+         return "1 to 16 viewports and scissors (maxViewports)";
+      g->values.viewport_count = vp_count ? 0 : vs->viewportCount;
+      g->values.scissor_count = sc_count ? 0 : vs->scissorCount;
       if (!(g->dynamic & VKPPU_DYN_VIEWPORT)) {
          if (!vs->pViewports)
             return "pViewports is required when the viewport is not dynamic";
-         g->values.viewport = vs->pViewports[0];
+         memcpy(g->values.viewport, vs->pViewports, vs->viewportCount * sizeof(VkViewport));
       }
       if (!(g->dynamic & VKPPU_DYN_SCISSOR)) {
          if (!vs->pScissors)
             return "pScissors is required when the scissor is not dynamic";
-         g->values.scissor = vs->pScissors[0];
+         memcpy(g->values.scissor, vs->pScissors, vs->scissorCount * sizeof(VkRect2D));
       }
       const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
       if (!ms)

@@ -14,9 +14,8 @@
  * ("Feature Requirements") and the 1.2 features the driver implements,
  * each with its case in tests/api/test_vulkan12.c. 16-bit and 8-bit
  * storage, variable pointers, protected memory, Y'CbCr conversion, shader
- * draw parameters, 64-bit atomics, float16/int8, min/max filtering and the
- * viewport-index outputs are VK_FALSE: none is implemented and tested
- * through the API. The 1.3 features are decided in vulkan13_features, the
+ * draw parameters, 64-bit atomics and float16/int8 are VK_FALSE: none is
+ * implemented and tested through the API. The 1.3 features are decided in vulkan13_features, the
  * same way, each with its case in tests/api/test_vulkan13.c. The acceleration-structure and
  * ray-query features are VK_TRUE except capture/replay (set_supported_features). */
 #include <stddef.h>
@@ -96,6 +95,15 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    /* ALPHA_TO_COVERAGE bit 1: CROP gets alpha 1, after alpha to coverage
     * took the shader's alpha (tests/api/test_graphics_msaa.c). */
    pFeatures->alphaToOne = VK_TRUE;
+   /* The vertex header's 8 user distances: CLIP_DISTANCE_MASK clips
+    * triangles and lines and drops points, CULL_DISTANCE_MASK discards
+    * whole primitives; fragment programs read both as perspective-correct
+    * inputs (tests/api/test_graphics_clip_distance.c). */
+   pFeatures->shaderClipDistance = VK_TRUE;
+   pFeatures->shaderCullDistance = VK_TRUE;
+   /* 16 VIEWPORT and SCISSOR groups; the viewport index of a primitive's
+    * provoking vertex picks one (tests/api/test_graphics_viewports.c). */
+   pFeatures->multiViewport = VK_TRUE;
 }
 
 /* Every feature struct of Vulkan 1.1-1.3 (including the ones our extensions
@@ -185,6 +193,15 @@ static void vulkan12_features(VkPhysicalDeviceVulkan12Features *f)
    memset((char *)f + sizeof(VkBaseOutStructure), 0, sizeof(*f) - sizeof(VkBaseOutStructure));
    /* The texture unit's address mode 4 (hw/src/texture/tex_address.c). */
    f->samplerMirrorClampToEdge = VK_TRUE;
+   /* gl_ViewportIndex and gl_Layer from the vertex stage: the vertex
+    * header's viewport and layer words, which pick VIEWPORT/SCISSOR(i) and
+    * the targets' layer (LAYER_COUNT; tests/api/test_graphics_viewports.c). */
+   f->shaderOutputViewportIndex = VK_TRUE;
+   f->shaderOutputLayer = VK_TRUE;
+   /* The texture unit's min/max reduction of each level's texels with
+    * non-zero weight (hw/src/texture/tex_filter.c), on the formats
+    * format_table.c marks FILTER_MINMAX (tests/api/test_sampler_filter_minmax.c). */
+   f->samplerFilterMinmax = VK_TRUE;
    /* The front end reads the count when the draw executes (cmd_draw.c). */
    f->drawIndirectCount = VK_TRUE;
    /* VK_EXT_descriptor_indexing (tests/api/test_descriptor_indexing.c).

@@ -79,7 +79,7 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     .maxDrawIndirectCount = UINT32_MAX,     /* multiDrawIndirect: INDIRECT_MAX_COUNT is 32-bit */
     .maxSamplerLodBias = 15.0f,
     .maxSamplerAnisotropy = 16.0f, /* the TAU's probes: PPU_TEX_MAX_PROBES */
-    .maxViewports = 1,             /* multiViewport not supported */
+    .maxViewports = 16,            /* VIEWPORT(i) and SCISSOR(i), i < 16 */
     .maxViewportDimensions = {16384, 16384},
     /* Spec: at least [-2 * max dimension, 2 * max dimension - 1]. */
     .viewportBoundsRange = {-32768.0f, 32767.0f},
@@ -118,9 +118,11 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     /* Every engine stamps PTIMER, which counts nanoseconds. */
     .timestampComputeAndGraphics = VK_TRUE,
     .timestampPeriod = 1.0f,
-    .maxClipDistances = 0, /* shaderClipDistance not supported */
-    .maxCullDistances = 0, /* shaderCullDistance not supported */
-    .maxCombinedClipAndCullDistances = 0,
+    /* The vertex header's 8 distances hold the clip and then the cull
+     * distances (docs/graphics-hw.md, CULL_DISTANCE_MASK). */
+    .maxClipDistances = 8,
+    .maxCullDistances = 8,
+    .maxCombinedClipAndCullDistances = 8,
     .discreteQueuePriorities = 2,
     /* largePoints, wideLines: points and wide lines are quadrilaterals of
      * any float size through setup (raster_point_line.c), well inside the
@@ -223,6 +225,12 @@ static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
    p->shaderDenormPreserveFloat64 = VK_TRUE;
    p->shaderRoundingModeRTEFloat32 = VK_TRUE;
    p->shaderRoundingModeRTEFloat64 = VK_TRUE;
+   /* samplerFilterMinmax: every format of the spec's single-component list
+    * filters min/max (format_table.c), and the view's swizzle applies after
+    * the component-wise reduction, so any component mapping works
+    * (tests/api/test_sampler_filter_minmax.c checks both). */
+   p->filterMinmaxSingleComponentFormats = VK_TRUE;
+   p->filterMinmaxImageComponentMapping = VK_TRUE;
    /* Descriptor indexing (VK_EXT_descriptor_indexing): update-after-bind
     * sets are ordinary sets (icd/vkppu_descriptor.h), so their limits are
     * the per-set descriptor limit, except the dynamic buffers, whose

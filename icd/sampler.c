@@ -1,8 +1,8 @@
 /* VkSampler: the sampler header a SAMPLER or COMBINED_IMAGE_SAMPLER
  * descriptor holds (ppu/texture.h). Filters, address modes and compare ops
  * are numbered alike in Vulkan and in the header; what the device does not
- * report (cubic filtering, custom border
- * colors, min/max reduction, YCbCr conversion) is refused. */
+ * report (cubic filtering, custom border colors, YCbCr conversion) is
+ * refused; min/max reduction is the header's reduction field. */
 #include <math.h>
 
 #include "vkppu_image.h"
@@ -48,8 +48,8 @@ static const char *check_sampler(const VkSamplerCreateInfo *ci)
       return "YCbCr conversion is not supported";
    const VkSamplerReductionModeCreateInfo *reduction =
        vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO);
-   if (reduction && reduction->reductionMode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE)
-      return "min/max reduction is not supported";
+   if (reduction && reduction->reductionMode > VK_SAMPLER_REDUCTION_MODE_MAX)
+      return "reduction mode out of range (weighted average, min and max exist)";
    if (ci->flags)
       return "sampler create flags are not supported";
    if (ci->anisotropyEnable && !(ci->maxAnisotropy >= 1.0f && ci->maxAnisotropy <= 16.0f))
@@ -100,6 +100,12 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateSampler(VkDevice device,
    }
    if (ci->unnormalizedCoordinates)
       h->flags |= PPU_SAMPLER_FLAG_UNNORMALIZED;
+   /* samplerFilterMinmax: the texture unit's reduction field takes
+    * VkSamplerReductionMode's numbers (WEIGHTED_AVERAGE 0, MIN 1, MAX 2). */
+   const VkSamplerReductionModeCreateInfo *reduction =
+       vkppu_find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO);
+   if (reduction)
+      h->flags |= (uint8_t)((uint32_t)reduction->reductionMode << PPU_SAMPLER_REDUCTION_SHIFT);
    h->lod_bias = ci->mipLodBias;
    h->min_lod = ci->minLod;
    h->max_lod = ci->maxLod;

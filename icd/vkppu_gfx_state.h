@@ -25,7 +25,8 @@ struct vkppu_framebuffer;
 #define VKPPU_DYN_STENCIL_REFERENCE (1u << 7)
 #define VKPPU_DYN_DEPTH_BOUNDS (1u << 8)
 /* VK_EXT_extended_dynamic_state. VIEWPORT_WITH_COUNT and SCISSOR_WITH_COUNT
- * are VKPPU_DYN_VIEWPORT and _SCISSOR: there is one viewport. */
+ * are VKPPU_DYN_VIEWPORT and _SCISSOR with the _COUNT bits: the count is
+ * dynamic too. */
 #define VKPPU_DYN_CULL_MODE (1u << 9)
 #define VKPPU_DYN_FRONT_FACE (1u << 10)
 #define VKPPU_DYN_TOPOLOGY (1u << 11)
@@ -41,12 +42,19 @@ struct vkppu_framebuffer;
 #define VKPPU_DYN_DEPTH_BIAS_ENABLE (1u << 20)
 #define VKPPU_DYN_PRIMITIVE_RESTART_ENABLE (1u << 21)
 #define VKPPU_DYN_LOGIC_OP (1u << 22)
+#define VKPPU_DYN_VIEWPORT_COUNT (1u << 23)
+#define VKPPU_DYN_SCISSOR_COUNT (1u << 24)
+
+/* maxViewports: the graphics engine's VIEWPORT(i) and SCISSOR(i) groups
+ * (PPU_GFX_VIEWPORTS). */
+#define VKPPU_MAX_VIEWPORTS 16u
 
 /* The values of the dynamic states, in a pipeline (its static values) and
  * in a command buffer (the vkCmdSet* ones). Index [0] front, [1] back. */
 struct vkppu_gfx_dynamic {
-   VkViewport viewport;
-   VkRect2D scissor;
+   VkViewport viewport[VKPPU_MAX_VIEWPORTS];
+   VkRect2D scissor[VKPPU_MAX_VIEWPORTS];
+   uint32_t viewport_count, scissor_count;
    float line_width;
    float depth_bias[3]; /* constant, clamp, slope */
    float blend_constants[4];

@@ -37,7 +37,7 @@ struct vkppu_gfx_pipeline {
    /* Encoded state words (ppu/graphics.h) that are never dynamic. */
    uint32_t depth_clamp, polygon_mode;
    uint32_t blend[PPU_GFX_COLOR_TARGETS][2];
-   uint32_t alpha_to_coverage, sample_mask, clip_distance_mask;
+   uint32_t alpha_to_coverage, sample_mask, clip_distance_mask, cull_distance_mask;
    uint32_t samples_log2; /* SAMPLES_LOG2: 0 or 2 (rasterizationSamples 1 or 4) */
    /* SAMPLE_SHADING: the fragment program runs once per sample (4x only);
     * the state sets the pipeline's request, the compile the final word. */

@@ -153,6 +153,12 @@ struct drv_graphics_program_info {
 };
 
 #define DRV_GFX_MAX_SLOTS 32u
+/* Slot locations of the clip and cull distances a fragment program reads
+ * (gl_ClipDistance / gl_CullDistance inputs), 4 distances a slot, above
+ * every user location: the vertex program writes them into these slots as
+ * well as into the vertex header, which only the clipper reads. */
+#define DRV_GFX_LOCATION_CLIP_DISTANCE 0x10000u
+#define DRV_GFX_LOCATION_CULL_DISTANCE 0x10002u
 struct drv_graphics_binary {
    struct drv_shader_binary vertex, fragment; /* fragment.code NULL without one */
    struct drv_graphics_program_info vertex_info, fragment_info;
@@ -161,6 +167,9 @@ struct drv_graphics_binary {
     * program does not read are not written). */
    uint32_t slot_location[DRV_GFX_MAX_SLOTS];
    uint32_t clip_distance_count; /* gl_ClipDistance elements: CLIP_DISTANCE_MASK */
+   /* gl_CullDistance elements: the header's distances after the clip
+    * distances (CULL_DISTANCE_MASK). */
+   uint32_t cull_distance_count;
    /* The record's point size is always defined: the shader's gl_PointSize,
     * 1.0 when it declares none or never writes it. */
 };

@@ -44,6 +44,7 @@ int drv_compile_graphics(const struct drv_graphics_compile_request *req,
    out->vertex_info.attribute_count = g.slot_count;
    memcpy(out->slot_location, g.slot_location, sizeof(out->slot_location));
    out->clip_distance_count = g.clip_distance_count;
+   out->cull_distance_count = g.cull_distance_count;
    return 0;
 }
 

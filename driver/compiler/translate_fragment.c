@@ -51,18 +51,70 @@ static bool may_discard(struct xl_ctx *c)
    return false;
 }
 
-/* The entry point's interface has an input of built-in `builtin` (built-in
- * inputs are read where used, so they are not among the stage's vars). */
-static bool reads_builtin(struct xl_ctx *c, uint32_t builtin)
+/* The elements of the entry point's input of built-in `builtin` (built-in
+ * inputs are read where used, so they are not among the stage's vars);
+ * 0 without one. */
+static uint32_t builtin_input_leaves(struct xl_ctx *c, uint32_t builtin)
 {
    const struct xl_gfx *g = c->gfx;
    for (uint32_t i = 0; i < g->ep->interface_count; i++) {
       uint32_t id = spirv_module_operand_word(c->m, g->ep->interface_first + i), b;
       if (spirv_decoration_literal(c->m, id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn, &b) &&
-          b == builtin)
-         return true;
+          b == builtin) {
+         const struct xl_ptr *p = xl_ptr_of(c, id);
+         return p && p->builtin_leaves ? p->builtin_leaves : 1;
+      }
    }
-   return false;
+   return 0;
+}
+
+static bool reads_builtin(struct xl_ctx *c, uint32_t builtin)
+{
+   return builtin_input_leaves(c, builtin) != 0;
+}
+
+/* Adds the slot of `loc` in ascending order, or checks that the slot
+ * already there agrees on interpolation (Vulkan "Interface Matching": the
+ * components of a location agree on their decorations). */
+static bool add_slot(struct xl_ctx *c, uint32_t loc, uint32_t interpolation, bool centroid)
+{
+   struct xl_gfx *g = c->gfx;
+   uint32_t s = 0;
+   while (s < g->slot_count && g->slot_location[s] < loc)
+      s++;
+   if (s < g->slot_count && g->slot_location[s] == loc) {
+      if (g->slot_interpolation[s] != interpolation || g->slot_centroid[s] != centroid) {
+         xl_fail(c, "fragment inputs at location %u disagree on interpolation", loc);
+         return false;
+      }
+      return true;
+   }
+   if (g->slot_count == DRV_GFX_MAX_SLOTS) {
+      xl_fail(c, "more than %u fragment input locations", DRV_GFX_MAX_SLOTS);
+      return false;
+   }
+   for (uint32_t k = g->slot_count; k > s; k--) {
+      g->slot_location[k] = g->slot_location[k - 1];
+      g->slot_interpolation[k] = g->slot_interpolation[k - 1];
+      g->slot_centroid[k] = g->slot_centroid[k - 1];
+   }
+   g->slot_location[s] = loc;
+   g->slot_interpolation[s] = interpolation;
+   g->slot_centroid[s] = centroid;
+   g->slot_count++;
+   return true;
+}
+
+/* gl_ClipDistance and gl_CullDistance inputs: slots at the distances'
+ * pseudo-locations (compiler.h), 4 a slot, interpolated perspective-
+ * correctly like any default input. */
+static bool add_distance_slots(struct xl_ctx *c, uint32_t builtin, uint32_t base)
+{
+   uint32_t n = builtin_input_leaves(c, builtin);
+   for (uint32_t k = 0; k < (n + 3) / 4; k++)
+      if (!add_slot(c, base + k, PPU_GFX_INTERP_PERSPECTIVE, false))
+         return false;
+   return true;
 }
 
 /* The slot map: every location an input variable covers, ascending, each
@@ -77,33 +129,13 @@ static bool assign_slots(struct xl_ctx *c)
       if (v->is_output || v->builtin != UINT32_MAX)
          continue;
       uint32_t n = xl_gfx_locations(c, v);
-      for (uint32_t e = 0; e < n; e++) {
-         uint32_t loc = v->location + e, s = 0;
-         while (s < g->slot_count && g->slot_location[s] < loc)
-            s++;
-         if (s < g->slot_count && g->slot_location[s] == loc) {
-            if (g->slot_interpolation[s] != v->interpolation ||
-                g->slot_centroid[s] != v->centroid) {
-               xl_fail(c, "fragment inputs at location %u disagree on interpolation", loc);
-               return false;
-            }
-            continue;
-         }
-         if (g->slot_count == DRV_GFX_MAX_SLOTS) {
-            xl_fail(c, "more than %u fragment input locations", DRV_GFX_MAX_SLOTS);
+      for (uint32_t e = 0; e < n; e++)
+         if (!add_slot(c, v->location + e, v->interpolation, v->centroid))
             return false;
-         }
-         for (uint32_t k = g->slot_count; k > s; k--) {
-            g->slot_location[k] = g->slot_location[k - 1];
-            g->slot_interpolation[k] = g->slot_interpolation[k - 1];
-            g->slot_centroid[k] = g->slot_centroid[k - 1];
-         }
-         g->slot_location[s] = loc;
-         g->slot_interpolation[s] = v->interpolation;
-         g->slot_centroid[s] = v->centroid;
-         g->slot_count++;
-      }
    }
+   if (!add_distance_slots(c, SPIRV_BUILT_IN_ClipDistance, DRV_GFX_LOCATION_CLIP_DISTANCE) ||
+       !add_distance_slots(c, SPIRV_BUILT_IN_CullDistance, DRV_GFX_LOCATION_CULL_DISTANCE))
+      return false;
    g->info.attribute_count = g->slot_count;
    for (uint32_t s = 0; s < g->slot_count; s++) {
       g->info.interpolation |= (uint64_t)g->slot_interpolation[s] << (2 * s);
@@ -440,6 +472,22 @@ uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
       return xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 0xf);
    case SPIRV_BUILT_IN_PrimitiveId:
       return xl_gfx_read_reg(c, XL_FS_PRIMITIVE_ID);
+   case SPIRV_BUILT_IN_ClipDistance:
+   case SPIRV_BUILT_IN_CullDistance: { /* element k: its distance slot */
+      uint32_t loc = (builtin == SPIRV_BUILT_IN_ClipDistance ? DRV_GFX_LOCATION_CLIP_DISTANCE
+                                                             : DRV_GFX_LOCATION_CULL_DISTANCE) +
+                     k / 4;
+      uint32_t s = 0, w = 0;
+      while (s < c->gfx->slot_count && c->gfx->slot_location[s] != loc)
+         s++;
+      if (s == c->gfx->slot_count) {
+         xl_fail(c, "gl_ClipDistance / gl_CullDistance read but not in the interface");
+         return ir_new_vreg(c->ir, 1);
+      }
+      /* Where the prologue evaluates default inputs: R4/R5. */
+      return input_value(c, s, k % 4, xl_gfx_read_reg(c, XL_FS_DX), xl_gfx_read_reg(c, XL_FS_DY),
+                         &w);
+   }
    case SPIRV_BUILT_IN_PointCoord: { /* the planes of the slot setup fills in */
       if (!(c->gfx->info.flags & PPU_GFX_PROGRAM_POINT_COORD) || k > 1) {
          xl_fail(c, "gl_PointCoord read but not in the entry point's interface");

@@ -13,7 +13,7 @@ void xl_gfx_reset(struct xl_gfx *g, const struct spirv_entry_point *ep)
    g->per_sample = false;
    memset(&g->info, 0, sizeof(g->info));
    memset(g->slot_written, 0, sizeof(g->slot_written));
-   g->clip_distance_count = 0;
+   g->clip_distance_count = g->cull_distance_count = 0;
    g->writes_point_size = false;
 }
 
@@ -235,7 +235,9 @@ bool xl_gfx_end(struct xl_ctx *c)
       return !c->failed;
    }
    for (uint32_t s = 0; s < g->slot_count; s++) {
-      if (!g->slot_written[s]) {
+      /* Distances the vertex program does not write read 0, the
+       * record's default (their array sizes may differ between stages). */
+      if (!g->slot_written[s] && g->slot_location[s] < DRV_GFX_LOCATION_CLIP_DISTANCE) {
          xl_fail(c, "the fragment shader reads location %u, which the vertex shader does not write",
                  g->slot_location[s]);
          return false;

@@ -75,7 +75,7 @@ struct xl_gfx {
    bool per_sample;
    /* Results. */
    struct drv_graphics_program_info info;
-   uint32_t clip_distance_count;
+   uint32_t clip_distance_count, cull_distance_count;
    bool writes_point_size; /* a gl_PointSize exists (initialized to 1.0) */
 };
 

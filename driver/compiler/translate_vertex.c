@@ -207,24 +207,24 @@ static bool uses_capability(struct xl_ctx *c, uint32_t cap)
    return spirv_module_has_capability(c->m, cap);
 }
 
-/* gl_ClipDistance's length, when the shader uses it (glslang declares it
- * in every gl_PerVertex block but adds the capability only when used). */
-static uint32_t clip_distances(struct xl_ctx *c)
+/* The length of gl_ClipDistance or gl_CullDistance (`builtin`), when the
+ * shader uses it: glslang declares both in every gl_PerVertex block but
+ * adds the capability (`cap`) only when one is used. */
+static uint32_t distance_count(struct xl_ctx *c, uint32_t cap, uint32_t builtin)
 {
    struct xl_gfx *g = c->gfx;
-   if (!uses_capability(c, SPIRV_CAPABILITY_ClipDistance))
+   if (!uses_capability(c, cap))
       return 0;
    for (uint32_t i = 0; i < g->var_count; i++) {
       uint32_t type = c->global_ptrs[g->vars[i].id].type;
       const struct spirv_type *t = spirv_type(c->m, type);
       if (!g->vars[i].is_output || !t)
          continue;
-      if (g->vars[i].builtin == SPIRV_BUILT_IN_ClipDistance)
+      if (g->vars[i].builtin == builtin)
          return xl_leaf_count(c, type);
       for (uint32_t m = 0; t->kind == SPIRV_TYPE_STRUCT && m < t->u.structure.member_count; m++) {
-         uint32_t builtin;
-         if (spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_BuiltIn, &builtin) &&
-             builtin == SPIRV_BUILT_IN_ClipDistance)
+         uint32_t b;
+         if (spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_BuiltIn, &b) && b == builtin)
             return xl_leaf_count(c, spirv_struct_member_type(c->m, type, m));
       }
    }
@@ -264,14 +264,14 @@ bool xl_vertex_begin(struct xl_ctx *c)
 {
    struct xl_gfx *g = c->gfx;
    xl_gfx_reserve(c, 0, XL_VS_LAUNCH_REGS);
-   if (uses_capability(c, SPIRV_CAPABILITY_CullDistance)) {
-      xl_fail(c, "unsupported: gl_CullDistance");
-      return false;
-   }
-   g->clip_distance_count = clip_distances(c);
-   if (g->clip_distance_count > PPU_GFX_MAX_CLIP_DISTANCES) {
-      xl_fail(c, "%u clip distances (at most %u)", g->clip_distance_count,
-              PPU_GFX_MAX_CLIP_DISTANCES);
+   g->clip_distance_count =
+       distance_count(c, SPIRV_CAPABILITY_ClipDistance, SPIRV_BUILT_IN_ClipDistance);
+   g->cull_distance_count =
+       distance_count(c, SPIRV_CAPABILITY_CullDistance, SPIRV_BUILT_IN_CullDistance);
+   /* Both share the header's 8 distances (maxCombinedClipAndCullDistances). */
+   if (g->clip_distance_count + g->cull_distance_count > PPU_GFX_MAX_CLIP_DISTANCES) {
+      xl_fail(c, "%u clip and %u cull distances (at most %u together)", g->clip_distance_count,
+              g->cull_distance_count, PPU_GFX_MAX_CLIP_DISTANCES);
       return false;
    }
    for (uint32_t i = 0; i < g->var_count && !c->failed; i++) {
@@ -300,6 +300,18 @@ bool xl_vertex_begin(struct xl_ctx *c)
    return !c->failed;
 }
 
+/* Stores reg into the slot of `location`, if the fragment program reads it. */
+static void store_slot(struct xl_ctx *c, uint32_t location, uint32_t component, uint32_t reg)
+{
+   struct xl_gfx *g = c->gfx;
+   for (uint32_t s = 0; s < g->slot_count; s++) {
+      if (g->slot_location[s] == location) {
+         g->slot_written[s] = true;
+         xl_gfx_store_at(c, XL_VS_RECORD, PPU_GFX_VERTEX_STRIDE(s) + 4 * component, reg);
+      }
+   }
+}
+
 /* Stores one output value; UINT32_MAX builtin: the user location. */
 static void store_output(struct xl_ctx *c, uint32_t builtin, uint32_t element, uint32_t location,
                          uint32_t component, uint32_t reg)
@@ -308,12 +320,7 @@ static void store_output(struct xl_ctx *c, uint32_t builtin, uint32_t element, u
    uint32_t offset;
    switch (builtin) {
    case UINT32_MAX:
-      for (uint32_t s = 0; s < g->slot_count; s++) {
-         if (g->slot_location[s] == location) {
-            g->slot_written[s] = true;
-            xl_gfx_store_at(c, XL_VS_RECORD, PPU_GFX_VERTEX_STRIDE(s) + 4 * component, reg);
-         }
-      }
+      store_slot(c, location, component, reg);
       return; /* a location the fragment shader does not read */
    case SPIRV_BUILT_IN_Position:
       offset = 4 * element;
@@ -330,10 +337,15 @@ static void store_output(struct xl_ctx *c, uint32_t builtin, uint32_t element, u
    case SPIRV_BUILT_IN_ClipDistance:
       if (element >= g->clip_distance_count)
          return; /* declared in gl_PerVertex, never written */
+      store_slot(c, DRV_GFX_LOCATION_CLIP_DISTANCE + element / 4, element % 4, reg);
       offset = 32 + 4 * element;
       break;
-   case SPIRV_BUILT_IN_CullDistance:
-      return; /* declared only (the capability is refused) */
+   case SPIRV_BUILT_IN_CullDistance: /* after the clip distances */
+      if (element >= g->cull_distance_count)
+         return;
+      store_slot(c, DRV_GFX_LOCATION_CULL_DISTANCE + element / 4, element % 4, reg);
+      offset = 32 + 4 * (g->clip_distance_count + element);
+      break;
    default:
       xl_fail(c, "unsupported vertex output built-in %u", builtin);
       return;

@@ -78,6 +78,13 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_DotProduct,
     /* Vertex and fragment stages (driver/compiler/translate_graphics.h). */
     SPIRV_CAPABILITY_ClipDistance,
+    SPIRV_CAPABILITY_CullDistance,
+    /* gl_ViewportIndex and gl_Layer from a vertex program
+     * (shaderOutputViewportIndex, shaderOutputLayer, and
+     * SPV_EXT_shader_viewport_index_layer's capability for both). */
+    SPIRV_CAPABILITY_ShaderViewportIndex,
+    SPIRV_CAPABILITY_ShaderLayer,
+    SPIRV_CAPABILITY_ShaderViewportIndexLayerEXT,
     SPIRV_CAPABILITY_DrawParameters,
     SPIRV_CAPABILITY_DerivativeControl,
     SPIRV_CAPABILITY_SampleRateShading,
@@ -113,6 +120,7 @@ static const char *const supported_extensions[] = {
     "SPV_KHR_float_controls",
     "SPV_KHR_shader_draw_parameters",
     "SPV_KHR_multiview",
+    "SPV_EXT_shader_viewport_index_layer",
     "SPV_KHR_no_integer_wrap_decoration",
     "SPV_KHR_non_semantic_info",
     "SPV_KHR_terminate_invocation",

@@ -228,4 +228,44 @@ static inline void ctu_program_destroy(struct vkt_device *dev, struct ctu_progra
    vkDestroyDescriptorSetLayout(dev->device, p->set_layout, NULL);
 }
 
+/* Runs `shader` (binding 0: view with one of `samplers`, 1: the coords,
+ * 2: results, `result_bytes` a point, push constant: the point count) once
+ * per sampler over the same `points` coordinates (a multiple of 64);
+ * results[k * points + i] for sampler k. */
+static inline bool ctu_sample_points(struct vkt_device *dev, const char *shader, VkImageView view,
+                                     const VkSampler *samplers, uint32_t sampler_count,
+                                     const struct vkt_buffer *coords, uint32_t points,
+                                     uint32_t result_bytes, struct vkt_buffer *results)
+{
+   const VkDescriptorSetLayoutBinding b[3] = {
+       {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+   };
+   struct ctu_program p;
+   if (!ctu_program_create(dev, shader, b, 3, 4, sampler_count, &p) ||
+       vkt_buffer_create(dev, (VkDeviceSize)sampler_count * points * result_bytes,
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                         results) != VK_SUCCESS)
+      return false;
+   VkCommandBuffer cmd = vkt_cmd_begin(dev, dev->ctx->universal_family);
+   for (uint32_t k = 0; k < sampler_count; k++) {
+      VkDescriptorSet set = ctu_program_set(dev, &p);
+      ctu_write_image(dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, samplers[k], view,
+                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+      ctu_write_buffer(dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords->buffer, 0,
+                       VK_WHOLE_SIZE);
+      ctu_write_buffer(dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results->buffer,
+                       (VkDeviceSize)k * points * result_bytes, points * result_bytes);
+      ctu_program_bind(cmd, &p, set);
+      uint32_t count = points;
+      vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
+      vkCmdDispatch(cmd, points / 64, 1, 1);
+   }
+   ctu_compute_to_host_barrier(cmd);
+   VkResult r = vkt_cmd_submit_wait(dev, dev->ctx->universal_family, 0, cmd);
+   ctu_program_destroy(dev, &p);
+   return r == VK_SUCCESS;
+}
+
 #endif /* COMPUTE_TEST_UTIL_H */

@@ -239,7 +239,11 @@ struct gtu_pipeline_desc {
    VkPipelineLayout layout; /* 0: an empty one the helper makes (and leaks into *layout_out) */
    VkRenderPass pass;
    uint32_t subpass;
-   VkViewport viewport;           /* width 0: the whole target, depth 0..1 */
+   VkViewport viewport; /* width 0: the whole target, depth 0..1 */
+   /* viewport_count > 0: these viewports and scissors instead (multiViewport). */
+   const VkViewport *viewports;
+   const VkRect2D *scissors;
+   uint32_t viewport_count;
    const void *raster_next;       /* pNext of the rasterization state, or NULL */
    const void *vertex_input_next; /* pNext of the vertex input state, or NULL */
    bool viewport_with_count;      /* counts 0: VIEWPORT/SCISSOR_WITH_COUNT are dynamic */
@@ -284,12 +288,13 @@ static inline VkResult gtu_pipeline(struct vkt_device *dev, const struct gtu_pip
    };
    VkViewport vp = d->viewport.width ? d->viewport : (VkViewport){0, 0, GW, GH, 0, 1};
    VkRect2D scissor = {{0, 0}, {GW, GH}};
+   uint32_t count = d->viewport_count ? d->viewport_count : 1;
    VkPipelineViewportStateCreateInfo vps = {
        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-       .viewportCount = d->viewport_with_count ? 0 : 1,
-       .pViewports = &vp,
-       .scissorCount = d->viewport_with_count ? 0 : 1,
-       .pScissors = &scissor,
+       .viewportCount = d->viewport_with_count ? 0 : count,
+       .pViewports = d->viewport_count ? d->viewports : &vp,
+       .scissorCount = d->viewport_with_count ? 0 : count,
+       .pScissors = d->viewport_count ? d->scissors : &scissor,
    };
    VkPipelineRasterizationStateCreateInfo rs = {
        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
@@ -361,6 +366,28 @@ static inline bool gtu_setup_device(struct vkt_context *ctx, struct vkt_device *
       return false;
    }
    return true;
+}
+
+/* A context, a device made from desc and a GW x GH colour target with a
+ * depth_format attachment (gtu_target_create; VK_FORMAT_UNDEFINED: none);
+ * false (case failed, nothing left to destroy) on error. gtu_case_end
+ * destroys the three. */
+static inline bool gtu_case_begin(struct vkt_context *ctx, struct vkt_device *dev,
+                                  const struct vkt_device_desc *desc, VkFormat depth_format,
+                                  struct gtarget *t)
+{
+   if (!gtu_setup_device(ctx, dev, desc))
+      return false;
+   if (gtu_target_create(dev, depth_format, t))
+      return true;
+   vkt_teardown(ctx, dev);
+   return false;
+}
+
+static inline void gtu_case_end(struct vkt_context *ctx, struct vkt_device *dev, struct gtarget *t)
+{
+   gtu_target_destroy(dev, t);
+   vkt_teardown(ctx, dev);
 }
 
 static inline VkPipelineLayout gtu_empty_layout(struct vkt_device *dev)

@@ -245,46 +245,6 @@ static bool rgba_close(const float *got, const double want[4], double tol)
    return true;
 }
 
-/* Runs `shader` (binding 0: view with one of `samplers`, 1: the coords,
- * 2: results, `result_bytes` a point, push constant: the point count) once
- * per sampler over the same `points` coordinates (a multiple of 64);
- * results[k * points + i] for sampler k. */
-static bool sample_points(struct vkt_device *dev, const char *shader, VkImageView view,
-                          const VkSampler *samplers, uint32_t sampler_count,
-                          const struct vkt_buffer *coords, uint32_t points, uint32_t result_bytes,
-                          struct vkt_buffer *results)
-{
-   const VkDescriptorSetLayoutBinding b[3] = {
-       {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-       {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-   };
-   struct ctu_program p;
-   if (!ctu_program_create(dev, shader, b, 3, 4, sampler_count, &p) ||
-       vkt_buffer_create(dev, (VkDeviceSize)sampler_count * points * result_bytes,
-                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
-                         results) != VK_SUCCESS)
-      return false;
-   VkCommandBuffer cmd = vkt_cmd_begin(dev, dev->ctx->universal_family);
-   for (uint32_t k = 0; k < sampler_count; k++) {
-      VkDescriptorSet set = ctu_program_set(dev, &p);
-      ctu_write_image(dev, set, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, samplers[k], view,
-                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-      ctu_write_buffer(dev, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coords->buffer, 0,
-                       VK_WHOLE_SIZE);
-      ctu_write_buffer(dev, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, results->buffer,
-                       (VkDeviceSize)k * points * result_bytes, points * result_bytes);
-      ctu_program_bind(cmd, &p, set);
-      uint32_t count = points;
-      vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
-      vkCmdDispatch(cmd, points / 64, 1, 1);
-   }
-   ctu_compute_to_host_barrier(cmd);
-   VkResult r = vkt_cmd_submit_wait(dev, dev->ctx->universal_family, 0, cmd);
-   ctu_program_destroy(dev, &p);
-   return r == VK_SUCCESS;
-}
-
 TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
 {
    struct vkt_context ctx;
@@ -336,8 +296,8 @@ TEST_CASE(texture_lod_matches_the_reference_for_every_sampler_mode)
       };
       VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
    }
-   REQUIRE(sample_points(&dev, "image_sample_lod", img.view, samplers, ncases, &coords, POINTS, 16,
-                         &results));
+   REQUIRE(ctu_sample_points(&dev, "image_sample_lod", img.view, samplers, ncases, &coords, POINTS,
+                             16, &results));
 
    /* Weights carry subTexelPrecisionBits in each direction and
     * mipmapPrecisionBits between levels; 8-bit texels add half an ulp. */
@@ -427,8 +387,8 @@ TEST_CASE(unnormalized_coordinates_address_texels)
           f,   VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0, 0.0f, 0.0f,
           0.0f};
    }
-   REQUIRE(
-       sample_points(&dev, "image_sample_lod", level0, samplers, 2, &coords, POINTS, 16, &results));
+   REQUIRE(ctu_sample_points(&dev, "image_sample_lod", level0, samplers, 2, &coords, POINTS, 16,
+                             &results));
    double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1.0 / 255.0;
    const float *got = results.map;
    uint32_t checked = 0, wrong = 0;
@@ -591,8 +551,8 @@ TEST_CASE(depth_compare_filters_the_comparison_results)
                                  .compareOp = ops[k % 8]};
       VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[k]));
    }
-   REQUIRE(sample_points(&dev, "image_sample_shadow", view, samplers, 16, &coords, POINTS, 4,
-                         &results));
+   REQUIRE(ctu_sample_points(&dev, "image_sample_shadow", view, samplers, 16, &coords, POINTS, 4,
+                             &results));
    double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1e-6;
    const float *got = results.map;
    uint32_t checked = 0, wrong = 0;
@@ -895,8 +855,8 @@ TEST_CASE(linear_cube_sampling_is_seamless_across_edges_and_corners)
                               .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT};
    VkSampler sampler;
    VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &sampler));
-   REQUIRE(sample_points(&dev, "image_sample_cube", img.view, &sampler, 1, &coords, CUBE_POINTS, 16,
-                         &results));
+   REQUIRE(ctu_sample_points(&dev, "image_sample_cube", img.view, &sampler, 1, &coords, CUBE_POINTS,
+                             16, &results));
 
    double tol = 2.0 * ldexp(1.0, -(int)ctx.props.limits.subTexelPrecisionBits) + 1.0 / 255.0;
    const float *got = results.map;

@@ -201,7 +201,16 @@ static VkFormatProperties expected_features(VkFormat f)
                (c != CLASS_INT ? VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT : 0);
    if (c == CLASS_DEPTH || c == CLASS_STENCIL)
       image |= VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
-   p.optimalTilingFeatures = image;
+   /* Min/max filtering on the spec's single-component list, optimal only
+    * (test_sampler_filter_minmax.c samples each). */
+   static const VkFormat minmax[] = {VK_FORMAT_R8_UNORM,          VK_FORMAT_R8_SNORM,
+                                     VK_FORMAT_R16_UNORM,         VK_FORMAT_R16_SNORM,
+                                     VK_FORMAT_R16_SFLOAT,        VK_FORMAT_R32_SFLOAT,
+                                     VK_FORMAT_D16_UNORM,         VK_FORMAT_X8_D24_UNORM_PACK32,
+                                     VK_FORMAT_D32_SFLOAT,        VK_FORMAT_D24_UNORM_S8_UINT,
+                                     VK_FORMAT_D32_SFLOAT_S8_UINT};
+   p.optimalTilingFeatures =
+       image | (IN_LIST(f, minmax) ? VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_MINMAX_BIT : 0);
    if (c == CLASS_FLOAT || c == CLASS_INT || c == CLASS_NO_STORAGE) {
       p.linearTilingFeatures = image;
       p.bufferFeatures |= VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;

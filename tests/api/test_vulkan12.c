@@ -114,6 +114,9 @@ TEST_CASE(device_reports_vulkan_1_2_and_every_feature_it_requires)
                  descriptorBindingVariableDescriptorCount),
        IF_LISTED(VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME, drawIndirectCount),
        IF_LISTED(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME, samplerMirrorClampToEdge),
+       IF_LISTED(VK_EXT_SAMPLER_FILTER_MINMAX_EXTENSION_NAME, samplerFilterMinmax),
+       IF_LISTED(VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME, shaderOutputViewportIndex),
+       IF_LISTED(VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME, shaderOutputLayer),
        IF_LISTED(VK_EXT_SCALAR_BLOCK_LAYOUT_EXTENSION_NAME, scalarBlockLayout),
        IF_LISTED(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, bufferDeviceAddress),
        IF_LISTED(VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME, vulkanMemoryModel),
@@ -130,13 +133,16 @@ TEST_CASE(device_reports_vulkan_1_2_and_every_feature_it_requires)
       /* What vkppu reports of 1.2 and why: physical_device_features.c. */
       CHECK(v12.samplerMirrorClampToEdge && v12.drawIndirectCount && v12.descriptorIndexing &&
             v12.scalarBlockLayout && v12.bufferDeviceAddress && v12.vulkanMemoryModel &&
-            v12.vulkanMemoryModelDeviceScope);
+            v12.vulkanMemoryModelDeviceScope && v12.samplerFilterMinmax &&
+            v12.shaderOutputViewportIndex && v12.shaderOutputLayer);
       CHECK(!v12.storageBuffer8BitAccess && !v12.shaderFloat16 && !v12.shaderInt8 &&
-            !v12.samplerFilterMinmax && !v12.bufferDeviceAddressCaptureReplay);
+            !v12.bufferDeviceAddressCaptureReplay);
       static const char *const promoted[] = {
           VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME,
           VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME,
           VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME,
+          VK_EXT_SAMPLER_FILTER_MINMAX_EXTENSION_NAME,
+          VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME,
           VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME,
           VK_KHR_UNIFORM_BUFFER_STANDARD_LAYOUT_EXTENSION_NAME,
           VK_EXT_SCALAR_BLOCK_LAYOUT_EXTENSION_NAME,

@@ -121,6 +121,29 @@ TEST_CASE(interpolation_qualifiers_and_instancing_builtins)
    drv_graphics_binary_free(&g);
 }
 
+/* Clip and cull distances share the header's 8 (the clip ones first); a
+ * fragment program reading them gets slots at their pseudo-locations,
+ * after the user varyings, perspective-interpolated. */
+TEST_CASE(clip_and_cull_distances_fill_the_header_and_link_to_fragment_slots)
+{
+   struct pair p = {
+       "gfx_distances_vs", "gfx_distances_fs", {{0, 0, VK_R32G32B32A32_SFLOAT, 0}}, 1, 1, false, 0};
+   struct drv_graphics_binary g;
+   if (!compile_ok(&p, &g))
+      return;
+   CHECK_EQ_U64(g.clip_distance_count, 3);
+   CHECK_EQ_U64(g.cull_distance_count, 2);
+   /* Location 1, then one slot of clip and one of cull distances. */
+   CHECK_EQ_U64(g.fragment_info.attribute_count, 3);
+   CHECK_EQ_U64(g.vertex_info.attribute_count, 3);
+   CHECK_EQ_U64(g.slot_location[0], 1);
+   CHECK_EQ_U64(g.slot_location[1], DRV_GFX_LOCATION_CLIP_DISTANCE);
+   CHECK_EQ_U64(g.slot_location[2], DRV_GFX_LOCATION_CULL_DISTANCE);
+   CHECK_EQ_U64(g.fragment_info.interpolation,
+                (uint64_t)PPU_GFX_INTERP_PERSPECTIVE * (1u | 1u << 2 | 1u << 4));
+   drv_graphics_binary_free(&g);
+}
+
 TEST_CASE(discard_depth_and_derivatives)
 {
    struct pair p = cube;

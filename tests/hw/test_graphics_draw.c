@@ -865,6 +865,51 @@ TEST_CASE(viewport_index_and_polygon_mode_line)
    gtu_finish(&g);
 }
 
+/* The provoking vertex's layer word picks the targets' layer (LAYER +
+ * it); at or beyond LAYER_COUNT the primitive is dropped. */
+static const char *layer1_vertex_program = "MOV R28, 1\n"
+                                           "ST.GLOBAL.U32 [R2+20], R28\n" GTU_VERTEX_PROGRAM;
+
+TEST_CASE(the_layer_word_picks_the_target_layer_below_layer_count)
+{
+   struct gtu g;
+   REQUIRE(gtu_init(&g, NULL));
+   uint64_t vp1 = gtu_program(&g, layer1_vertex_program, 0, 2, 0, 0), vp, fp;
+   id_programs(&g, &vp, &fp);
+   const uint32_t layer_bytes = W * H * 4;
+   uint64_t rt = hwt_alloc_scattered(&g.h.t, 2 * layer_bytes);
+   const double x[6] = {0, W, 0, W, W, 0}, y[6] = {0, 0, H, 0, H, H};
+   for (unsigned i = 0; i < 6; i++)
+      gtu_vertex(&g, i, W, H, x[i], y[i], 0.5f, 1.0f, NULL);
+   uint32_t *got = malloc(2 * layer_bytes);
+   REQUIRE(got);
+   for (uint32_t count = 2; count >= 1; count--) {
+      gtu_common_state(&g, W, H, vp1, fp);
+      gtu_target(&g, PPU_GFX_COLOR_TARGET(0), rt, PPU_TEX_FORMAT_R32_UINT, W, H, W * 4);
+      gtu_set(&g, PPU_GFX_COLOR_TARGET(0) + PPU_GFX_TARGET_LAYER_STRIDE, layer_bytes >> 9);
+      gtu_set(&g, PPU_GFX_LAYER_COUNT, count);
+      gtu_draw(&g, 0, 6, 0, 1, 0, 0);
+      struct ppu_fault f;
+      if (!gtu_submit(&g, &f)) {
+         test_fail(__FILE__, __LINE__, "the draw faulted: %s", f.detail);
+         break;
+      }
+      hwt_read(&g.h.t.mem, g.h.t.pd, rt, got, 2 * layer_bytes);
+      unsigned layer0 = 0, layer1 = 0;
+      for (unsigned i = 0; i < W * H; i++) {
+         layer0 += got[i] != 0;
+         layer1 += got[W * H + i] != 0;
+      }
+      CHECK_MSG(layer0 == 0 && layer1 == (count == 2 ? W * H : 0),
+                "LAYER_COUNT %u: %u pixels on layer 0, %u on layer 1", count, layer0, layer1);
+      memset(got, 0, 2 * layer_bytes);
+      hwt_write(&g.h.t.mem, g.h.t.pd, rt, got, 2 * layer_bytes);
+   }
+   (void)vp;
+   free(got);
+   gtu_finish(&g);
+}
+
 /* Index buffers: unaligned is BAD_METHOD_DATA, unmapped an MMU fault. */
 TEST_CASE(bad_index_buffers_fault_the_channel)
 {

@@ -87,6 +87,53 @@ TEST_CASE(depth_clamp_turns_off_near_and_far_clipping_and_clip_distances_clip)
          3);
 }
 
+/* Vulkan "Clip and Cull Distances": a primitive goes when one cull
+ * distance is negative at all its vertices, whatever the others say. */
+TEST_CASE(cull_distances_discard_a_primitive_negative_at_every_vertex)
+{
+   struct raster_clip_state cs;
+   raster_clip_state_init(&cs, 32, 32, 32, 32, false, 0x1);
+   cs.cull_distance_mask = 0x6;
+   typedef const float(*dist_t)[PPU_GFX_MAX_CLIP_DISTANCES];
+   /* Distance 2 negative everywhere: culled, as a point, line and triangle. */
+   float all[3][PPU_GFX_MAX_CLIP_DISTANCES] = {{0, 1, -1}, {0, -1, -2}, {0, 1, -0.5f}};
+   CHECK(raster_clip_culled(&cs, 3, (dist_t)all));
+   CHECK(raster_clip_culled(&cs, 2, (dist_t)all));
+   CHECK(raster_clip_culled(&cs, 1, (dist_t)all));
+   /* Negative at every vertex, but each time another distance: kept. */
+   float mixed[3][PPU_GFX_MAX_CLIP_DISTANCES] = {{0, -1, 1}, {0, 1, -1}, {0, -1, 1}};
+   CHECK(!raster_clip_culled(&cs, 3, (dist_t)mixed));
+   /* Zero is not negative; distance 0 (a clip distance) does not cull. */
+   float zero[3][PPU_GFX_MAX_CLIP_DISTANCES] = {{-1, 0, -1}, {-1, -1, 0}, {-1, -1, -1}};
+   CHECK(!raster_clip_culled(&cs, 3, (dist_t)zero));
+   CHECK(!raster_clip_culled(&cs, 3, NULL));
+}
+
+/* Lines are clipped where the interpolated distance crosses 0; a point
+ * with a negative (or NaN) clip distance is dropped. */
+TEST_CASE(clip_distances_clip_lines_and_drop_points)
+{
+   struct raster_clip_state cs;
+   raster_clip_state_init(&cs, 32, 32, 32, 32, false, 0x4);
+   typedef const float(*dist_t)[PPU_GFX_MAX_CLIP_DISTANCES];
+   const float pos[2][4] = {{-0.5f, 0, 0.5f, 1}, {0.5f, 0, 0.5f, 1}};
+   float d[3][PPU_GFX_MAX_CLIP_DISTANCES] = {{0, -5, -1}, {0, -5, 3}};
+   float t0, t1;
+   CHECK(raster_clip_line(&cs, pos, (dist_t)d, &t0, &t1));
+   CHECK(fabsf(t0 - 0.25f) < 1e-6f && t1 == 1.0f);
+   d[1][2] = -1; /* both ends outside */
+   CHECK(!raster_clip_line(&cs, pos, (dist_t)d, &t0, &t1));
+   CHECK(raster_clip_line(&cs, pos, NULL, &t0, &t1) && t0 == 0.0f && t1 == 1.0f);
+   float in[PPU_GFX_MAX_CLIP_DISTANCES] = {-1, -1, 0}, out[PPU_GFX_MAX_CLIP_DISTANCES] = {0, 0, -1};
+   CHECK(raster_clip_point(&cs, pos[0], in));
+   CHECK(!raster_clip_point(&cs, pos[0], out));
+   out[2] = NAN;
+   CHECK(!raster_clip_point(&cs, pos[0], out));
+   CHECK(raster_clip_point(&cs, pos[0], NULL));
+   const float behind[4] = {0, 0, 0.5f, -1};
+   CHECK(!raster_clip_point(&cs, behind, in));
+}
+
 /* Clips, projects and rasterizes one triangle into tg. */
 static void draw_clipped(struct rt_target *tg, const struct raster_clip_state *cs,
                          const float pos[3][4])

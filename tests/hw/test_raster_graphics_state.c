@@ -106,6 +106,14 @@ TEST_CASE(state_groups_decode_into_unit_state)
       CHECK(r.clip.y1 == (int32_t)(sy1 < th ? sy1 : th));
       CHECK(r.depth.unorm_bits == (iter % 3 == 0 ? 16u : iter % 3 == 1 ? 24u : 0u));
 
+      /* The distances that clip and those that cull reach the clipper. */
+      uint32_t clip_mask = rt_rng() % 256, cull_mask = rt_rng() % 256;
+      REQUIRE(write(&s, PPU_GFX_CLIP_DISTANCE_MASK, clip_mask));
+      REQUIRE(write(&s, PPU_GFX_CULL_DISTANCE_MASK, cull_mask));
+      struct raster_clip_state cs;
+      ppu_graphics_state_clip(&s, vp, &cs);
+      CHECK(cs.clip_distance_mask == clip_mask && cs.cull_distance_mask == cull_mask);
+
       struct ppu_graphics_target tg;
       REQUIRE(write(&s, PPU_GFX_COLOR_TARGET(i) + PPU_GFX_TARGET_ADDR_HI, 0x12));
       REQUIRE(write(&s, PPU_GFX_COLOR_TARGET(i) + PPU_GFX_TARGET_ADDR_LO, 0x3400));
@@ -122,7 +130,7 @@ TEST_CASE(undefined_methods_and_bad_data_fault_without_latching)
 {
    struct ppu_graphics_state s;
    ppu_graphics_state_init(&s);
-   const uint32_t undefined[] = {0x003, 0x0ff, 0x154, 0x1c8, 0x2a0, 0x310, 0x34a, 0x390, 0x3a6,
+   const uint32_t undefined[] = {0x003, 0x0ff, 0x155, 0x1c8, 0x2a0, 0x311, 0x34a, 0x390, 0x3a6,
                                  0x404, 0x444, 0x48d, 0x4c4, 0x4d1, 0x4ff, 0x500, 0x1fff};
    for (unsigned i = 0; i < sizeof(undefined) / sizeof(undefined[0]); i++) {
       enum ppu_graphics_action a;
@@ -155,6 +163,8 @@ TEST_CASE(undefined_methods_and_bad_data_fault_without_latching)
        {PPU_GFX_DRAW_INDIRECT, 4},
        {PPU_GFX_RESOLVE, 1u << 16},
        {PPU_GFX_PIXEL_ORDER, 2},
+       {PPU_GFX_CLIP_DISTANCE_MASK, 0x100},
+       {PPU_GFX_CULL_DISTANCE_MASK, 0x100},
    };
    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
       uint32_t before = s.word[bad[i].method];

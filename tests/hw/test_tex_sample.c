@@ -8,6 +8,7 @@
 #include "ppu/isa.h"
 #include "ppu_asm.h"
 #include "tex_test_util.h"
+#include "texture/tex_header.h"
 
 static struct hwc h;
 static uint32_t in[TT_MAX_THREADS][16];
@@ -206,8 +207,13 @@ static void ref_sample(const struct ref *r, const float p[3], float a, float lam
       nl = 2;
    }
    unsigned modes[3] = {smp->address_u, smp->address_v, smp->address_w};
+   unsigned reduction = (smp->flags & PPU_SAMPLER_REDUCTION_MASK) >> PPU_SAMPLER_REDUCTION_SHIFT;
    memset(res, 0, 4 * sizeof(float));
    for (unsigned m = 0; m < nl; m++) {
+      /* Min/max: the extremes of the level's corners with non-zero
+       * weight, then weighted by the level (Vulkan "Texel Filtering"). */
+      float ext[4] = {0, 0, 0, 0};
+      bool seen = false;
       int size[3] = {(int)ppu_tex_level_extent(hd->width, lv[m]),
                      (int)ppu_tex_level_extent(hd->height, lv[m]),
                      (int)ppu_tex_level_extent(hd->depth, lv[m])};
@@ -254,9 +260,18 @@ static void ref_sample(const struct ref *r, const float p[3], float a, float lam
                            i0[1] + (int)(corner >> 1), size[0], dref, v);
          else
             ref_texel(r, lv[m], layer, t[0], t[1], t[2], dref, v);
-         for (unsigned c = 0; c < 4; c++)
+         if (reduction && w != 0) {
+            for (unsigned c = 0; c < 4; c++)
+               ext[c] = !seen                                    ? v[c]
+                        : reduction == PPU_SAMPLER_REDUCTION_MIN ? fminf(ext[c], v[c])
+                                                                 : fmaxf(ext[c], v[c]);
+            seen = true;
+         }
+         for (unsigned c = 0; reduction == 0 && c < 4; c++)
             res[c] += w * v[c];
       }
+      for (unsigned c = 0; reduction && c < 4; c++)
+         res[c] += lw[m] * ext[c];
    }
 }
 
@@ -290,6 +305,25 @@ static void check_results(const char *what, float (*want)[4], uint32_t n, unsign
 
 static float want[TT_MAX_THREADS][4];
 
+/* Point t of an explicit-LOD 2D sample: in[t] holds (p, lod) and want[t]
+ * the reference for sampler r. */
+static void ll_point(const struct ref *r, uint32_t t, float u, float v, float lod)
+{
+   float p[3] = {u, v, 0};
+   in[t][0] = u32_of(u);
+   in[t][1] = u32_of(v);
+   in[t][2] = u32_of(lod);
+   ref_sample(r, p, 0, ref_lambda(r->smp, lod, 0), 0, want[t]);
+}
+
+/* Runs TEX.LL.2D over the 64 points and compares with want. */
+static void check_ll(const char *what, uint64_t tex, uint64_t smp)
+{
+   if (tt_run(&h, "TEX.LL.2D.F32 R4, R0, R2, R8, off[0:0:0]", tex, smp, in, 64, out, false, NULL,
+              NULL))
+      check_results(what, want, 64, 4);
+}
+
 TEST_CASE(explicit_lod_sampling_matches_the_reference_for_every_filter_and_address_mode)
 {
    REQUIRE(hwc_init(&h, NULL));
@@ -310,20 +344,47 @@ TEST_CASE(explicit_lod_sampling_matches_the_reference_for_every_filter_and_addre
             uint64_t smp = tt_upload(&h, &s, sizeof(s));
             struct ref r = {&hd, &s, PPU_TEXDIM_2D, false, false, 0, {0, 0, 0}};
             for (uint32_t t = 0; t < 64; t++) {
-               float p[3] = {frand(&seed, -1.5f, 2.5f), frand(&seed, -1.5f, 2.5f), 0};
-               float lod = frand(&seed, -1.0f, 5.0f);
-               in[t][0] = u32_of(p[0]);
-               in[t][1] = u32_of(p[1]);
-               in[t][2] = u32_of(lod);
-               ref_sample(&r, p, 0, ref_lambda(&s, lod, 0), 0, want[t]);
+               float u = frand(&seed, -1.5f, 2.5f), v = frand(&seed, -1.5f, 2.5f);
+               ll_point(&r, t, u, v, frand(&seed, -1.0f, 5.0f));
             }
-            if (!tt_run(&h, "TEX.LL.2D.F32 R4, R0, R2, R8, off[0:0:0]", tex, smp, in, 64, out,
-                        false, NULL, NULL))
-               continue;
             char what[64];
             snprintf(what, sizeof(what), "filter %u mip %u address %u", filter, mip, mode);
-            check_results(what, want, 64, 4);
+            check_ll(what, tex, smp);
          }
+   hwc_finish(&h);
+}
+
+/* A min or max reduction replaces each level's weighted average by the
+ * extremes of its texels with non-zero weight; the levels still blend by
+ * their weights. */
+TEST_CASE(min_max_reduction_takes_each_levels_extremes_then_blends_the_levels)
+{
+   REQUIRE(hwc_init(&h, NULL));
+   struct ppu_texture_header hd;
+   tt_header(&hd, PPU_TEX_FORMAT_R8G8B8A8_UNORM, PPU_TEX_DIM_2D, 40, 24, 1, 5, 1);
+   uint64_t tex = tt_image(&h, &hd);
+   uint64_t seed = 7;
+   for (unsigned red = PPU_SAMPLER_REDUCTION_MIN; red <= PPU_SAMPLER_REDUCTION_MAX; red++)
+      for (unsigned mip = 0; mip < 2; mip++) {
+         struct ppu_sampler_header s;
+         tt_sampler(&s, PPU_TEX_FILTER_LINEAR, mip, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
+         s.flags |= (uint8_t)(red << PPU_SAMPLER_REDUCTION_SHIFT);
+         uint64_t smp = tt_upload(&h, &s, sizeof(s));
+         struct ref r = {&hd, &s, PPU_TEXDIM_2D, false, false, 0, {0, 0, 0}};
+         for (uint32_t t = 0; t < 64; t++) {
+            /* Every fourth point on a texel centre row: two corners of
+             * weight 0, which must not count. */
+            float u = frand(&seed, 0, 1), v = t % 4 ? frand(&seed, 0, 1) : 4.5f / 24;
+            ll_point(&r, t, u, v, t % 4 ? frand(&seed, -1.0f, 4.0f) : 0.0f);
+         }
+         char what[64];
+         snprintf(what, sizeof(what), "reduction %u mip %u", red, mip);
+         check_ll(what, tex, smp);
+      }
+   struct ppu_sampler_header bad;
+   tt_sampler(&bad, PPU_TEX_FILTER_LINEAR, 0, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
+   bad.flags |= 3u << PPU_SAMPLER_REDUCTION_SHIFT;
+   CHECK(ppu_tex_sampler_check(&bad) != NULL);
    hwc_finish(&h);
 }
 

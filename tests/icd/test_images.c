@@ -1097,9 +1097,10 @@ TEST_CASE(unsupported_views_and_samplers_are_refused_with_a_result)
    samplers[2].borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
    samplers[3].magFilter = VK_FILTER_CUBIC_EXT;
    samplers[4].minLod = 2.0f;
+   /* MAX (2) is the texture unit's last reduction. */
    VkSamplerReductionModeCreateInfo minmax = {
        .sType = VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO,
-       .reductionMode = VK_SAMPLER_REDUCTION_MODE_MIN};
+       .reductionMode = (VkSamplerReductionMode)(VK_SAMPLER_REDUCTION_MODE_MAX + 1)};
    samplers[5].pNext = &minmax;
    for (int i = 0; i < 6; i++) {
       VkSampler s = VK_NULL_HANDLE;

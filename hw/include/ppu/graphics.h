@@ -23,6 +23,7 @@
 #define PPU_GFX_GUARD_BAND 524288 /* |window x|, |window y| < 2^19 pixels, else clipped */
 #define PPU_GFX_TILE_SIZE 8u      /* coarse raster / hi-Z tile: 8x8 pixels, 16 quads */
 #define PPU_GFX_MAX_FRAMEBUFFER 16384u
+#define PPU_GFX_MAX_LAYERS 2048u   /* LAYER_COUNT: layers a primitive may select */
 #define PPU_GFX_QUADS_PER_WARP 8u  /* 32 lanes = 8 quads of 2x2 pixels */
 #define PPU_GFX_MAX_ATTRIBUTES 32u /* vec4 attribute slots between vertex and fragment */
 #define PPU_GFX_MAX_CLIP_DISTANCES 8u
@@ -248,12 +249,15 @@ _Static_assert(sizeof(struct ppu_gfx_program) == PPU_GFX_PROGRAM_SIZE, "program 
  * fixed-function outputs, slots 2.. the attributes (16 bytes each).
  * ------------------------------------------------------------------------- */
 struct ppu_gfx_vertex_header {
-   float position[4];                               /* 0   clip space x, y, z, w */
-   float point_size;                                /* 16  pixels (point topology) */
-   uint32_t layer;                                  /* 20  render-target layer (from vertex work) */
-   uint32_t viewport;                               /* 24  viewport index */
-   uint32_t reserved;                               /* 28 */
-   float clip_distance[PPU_GFX_MAX_CLIP_DISTANCES]; /* 32 */
+   float position[4]; /* 0   clip space x, y, z, w */
+   float point_size;  /* 16  pixels (point topology) */
+   uint32_t layer;    /* 20  render-target layer (from vertex work) */
+   uint32_t viewport; /* 24  viewport index */
+   uint32_t reserved; /* 28 */
+   /* 32: the user distances: CLIP_DISTANCE_MASK names those that clip,
+    * CULL_DISTANCE_MASK those that cull (the API's clip and cull distances
+    * share these 8, as maxCombinedClipAndCullDistances is 8). */
+   float clip_distance[PPU_GFX_MAX_CLIP_DISTANCES];
 };
 _Static_assert(sizeof(struct ppu_gfx_vertex_header) == 64, "vertex header");
 #define PPU_GFX_VERTEX_STRIDE(attribute_count) (64u + 16u * (attribute_count))

@@ -288,6 +288,10 @@ enum ppu_gfx_method {
    PPU_GFX_SAMPLE_MASK = 0x151,       /* bits 3..0: samples that may be covered */
    PPU_GFX_RENDER_AREA_XY0 = 0x152,   /* x | y << 16: pixels outside are never touched */
    PPU_GFX_RENDER_AREA_XY1 = 0x153,   /* exclusive corner */
+   /* Layers a primitive may select with its provoking vertex's layer word
+    * (targets at LAYER + that word); a primitive at or beyond it is
+    * dropped. 0 counts as 1. At most 2048. */
+   PPU_GFX_LAYER_COUNT = 0x154,
    /* Resolve targets (1x): the same 8 words; RESOLVE writes them. */
    PPU_GFX_RESOLVE_TARGET_BASE = 0x180,
    PPU_GFX_RESOLVE_DEPTH_TARGET_BASE = 0x1c0,
@@ -314,7 +318,8 @@ enum ppu_gfx_method {
    PPU_GFX_RASTERIZER_DISCARD = 0x30c,  /* 1: primitives end after vertex work */
    PPU_GFX_PIXEL_ORDER = 0x30d,         /* enum ppu_gfx_pixel_order */
    PPU_GFX_SAMPLE_SHADING = 0x30e,      /* 1: one fragment invocation per covered sample */
-   PPU_GFX_CLIP_DISTANCE_MASK = 0x30f,  /* clip distances of the vertex record that clip */
+   PPU_GFX_CLIP_DISTANCE_MASK = 0x30f,  /* distances of the vertex record that clip */
+   PPU_GFX_CULL_DISTANCE_MASK = 0x310,  /* distances that cull: all vertices < 0 drops it */
 
    /* Depth/stencil state (ZROP). */
    PPU_GFX_DEPTH_TEST = 0x340,    /* bit 0 test, bit 1 write */

@@ -208,6 +208,16 @@ enum ppu_tex_address_mode {
 #define PPU_SAMPLER_FLAG_COMPARE 0x2u /* depth compare with compare_op */
 #define PPU_SAMPLER_FLAG_ANISOTROPY 0x4u /* anisotropic filtering up to max_anisotropy */
 #define PPU_SAMPLER_FLAG_BORDER_INT 0x8u /* border_color holds integers (for integer formats) */
+/* Bits 5..4 of flags: how a filter combines the texels of one level (of
+ * one anisotropic probe) that have non-zero weights; levels and probes are
+ * then combined by their weights as always. */
+#define PPU_SAMPLER_REDUCTION_SHIFT 4u
+#define PPU_SAMPLER_REDUCTION_MASK 0x30u
+enum ppu_sampler_reduction {
+   PPU_SAMPLER_REDUCTION_WEIGHTED_AVERAGE = 0,
+   PPU_SAMPLER_REDUCTION_MIN = 1, /* component-wise minimum */
+   PPU_SAMPLER_REDUCTION_MAX = 2, /* component-wise maximum */
+};
 
 /* One sampler, 64 bytes. compare_op is a VkCompareOp value (NEVER = 0 ..
  * ALWAYS = 7): the contract reuses those numbers because they are a plain

@@ -47,16 +47,16 @@ static bool map_targets(struct gfx_draw *d)
       snprintf(what, sizeof(what), "COLOR_TARGET(%u)", i);
       if (!(outputs & (1u << i)) || (p->dual_source && i == 1)) /* the second source is no target */
          continue;
-      if (!gfx_target_map(&d->ge->mmu, d->pd_pa, s, PPU_GFX_COLOR_TARGET(i), samples_log2, what,
-                          &d->color[i], d->fault))
+      if (!gfx_target_map(&d->ge->mmu, d->pd_pa, s, PPU_GFX_COLOR_TARGET(i), d->layer, samples_log2,
+                          what, &d->color[i], d->fault))
          return false;
       if (d->color[i].bound && (d->color[i].surface.has_depth || d->color[i].surface.has_stencil))
          REJECT("COLOR_TARGET(%u) has a depth/stencil format", i);
       p->color[i] = d->color[i].bound ? &d->color[i].surface : NULL;
    }
    if (p->zs.depth_test || p->zs.stencil_test || p->zs.depth_bounds) {
-      if (!gfx_target_map(&d->ge->mmu, d->pd_pa, s, PPU_GFX_DEPTH_TARGET_BASE, samples_log2,
-                          "DEPTH_TARGET", &d->depth, d->fault))
+      if (!gfx_target_map(&d->ge->mmu, d->pd_pa, s, PPU_GFX_DEPTH_TARGET_BASE, d->layer,
+                          samples_log2, "DEPTH_TARGET", &d->depth, d->fault))
          return false;
       if (d->depth.bound && !d->depth.surface.has_depth && !d->depth.surface.has_stencil)
          REJECT("DEPTH_TARGET has a color format");
@@ -227,11 +227,42 @@ static bool vertex_warp(struct gfx_draw *d, const struct gfx_batch *b)
                        (uint64_t)b->count * d->vertex_stride, d->fault);
 }
 
+/* Moves the draw's targets to layer `layer` of their LAYER (a primitive's
+ * layer word): what was drawn is written back, the targets are mapped at
+ * the new layer, and hi-Z starts unknown there. False with the fault. */
+static bool use_layer(struct gfx_draw *d, uint32_t layer)
+{
+   struct raster_pipeline *p = &d->pipe;
+   bool ok = true;
+   for (unsigned i = 0; i < PPU_GFX_COLOR_TARGETS; i++) {
+      ok = gfx_target_unmap(&d->ge->mmu, d->pd_pa, &d->color[i], ok, d->fault) && ok;
+      p->color[i] = NULL;
+   }
+   ok = gfx_target_unmap(&d->ge->mmu, d->pd_pa, &d->depth, ok, d->fault) && ok;
+   p->depth = NULL;
+   if (d->has_hiz)
+      raster_hiz_free(&d->hiz);
+   d->has_hiz = false;
+   p->hiz = NULL;
+   d->layer = layer;
+   return ok && map_targets(d);
+}
+
 /* One primitive of the batch into the raster engine. */
 static void rasterize(struct gfx_draw *d, const struct gfx_batch_primitive *prim, unsigned n)
 {
    struct raster_pipeline *p = &d->pipe;
    const struct ppu_gfx_vertex_header *pv = record(d, prim->provoking);
+   /* The provoking vertex's layer picks the targets' layer; one at or
+    * beyond LAYER_COUNT has no memory behind it: the primitive goes. */
+   uint32_t layers = d->s->word[PPU_GFX_LAYER_COUNT] ? d->s->word[PPU_GFX_LAYER_COUNT] : 1u;
+   if (pv->layer >= layers) {
+      p->primitives++;
+      p->primitives_culled++;
+      return;
+   }
+   if (pv->layer != d->layer && !use_layer(d, pv->layer))
+      return;
    if (pv->viewport % PPU_GFX_VIEWPORTS != d->viewport)
       use_viewport(d, pv->viewport);
    d->current = prim;
@@ -243,7 +274,9 @@ static void rasterize(struct gfx_draw *d, const struct gfx_batch_primitive *prim
       memcpy(pos[k], h->position, sizeof(pos[k]));
       memcpy(clip[k], h->clip_distance, sizeof(clip[k]));
    }
-   p->clip_distance = d->s->word[PPU_GFX_CLIP_DISTANCE_MASK] ? (const float(*)[8])clip : NULL;
+   bool distances =
+       d->s->word[PPU_GFX_CLIP_DISTANCE_MASK] || d->s->word[PPU_GFX_CULL_DISTANCE_MASK];
+   p->clip_distance = distances ? (const float(*)[8])clip : NULL;
    if (n == 3)
       raster_pipeline_triangle(p, (const float(*)[4])pos);
    else if (n == 2)

@@ -39,6 +39,7 @@ struct gfx_draw {
    struct raster_hiz hiz;
    bool has_hiz;
    unsigned viewport; /* the viewport the pipeline's state is for */
+   uint32_t layer;    /* the layer (past each target's LAYER) the targets are mapped at */
    uint64_t scratch_va, primitive_va;
    uint32_t vertex_stride, primitive_stride;
    uint8_t *records;   /* the batch's vertex records, read back after the vertex warp */

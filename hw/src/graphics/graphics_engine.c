@@ -102,9 +102,9 @@ static bool resolve_one(struct ppu_graphics_engine *ge, const struct ppu_graphic
                         bool stencil, const char *what, struct ppu_fault *fault)
 {
    struct gfx_target src, dst;
-   if (!gfx_target_map(&ge->mmu, pd_pa, s, src_base, 2, what, &src, fault))
+   if (!gfx_target_map(&ge->mmu, pd_pa, s, src_base, 0, 2, what, &src, fault))
       return false;
-   if (!gfx_target_map(&ge->mmu, pd_pa, s, dst_base, 0, what, &dst, fault)) {
+   if (!gfx_target_map(&ge->mmu, pd_pa, s, dst_base, 0, 0, what, &dst, fault)) {
       gfx_target_unmap(&ge->mmu, pd_pa, &src, false, NULL);
       return false;
    }

@@ -7,8 +7,8 @@
 #include "fault.h"
 
 bool gfx_target_map(struct ppu_mmu_client *mmu, uint64_t pd_pa, const struct ppu_graphics_state *s,
-                    uint32_t base, unsigned samples_log2, const char *what, struct gfx_target *t,
-                    struct ppu_fault *fault)
+                    uint32_t base, uint32_t layer, unsigned samples_log2, const char *what,
+                    struct gfx_target *t, struct ppu_fault *fault)
 {
    memset(t, 0, sizeof(*t));
    struct ppu_graphics_target g;
@@ -22,7 +22,7 @@ bool gfx_target_map(struct ppu_mmu_client *mmu, uint64_t pd_pa, const struct ppu
                     g.format, g.width, g.height, 1u << samples_log2, g.row_pitch);
       return false;
    }
-   t->va = g.va + (uint64_t)g.layer * g.layer_stride;
+   t->va = g.va + ((uint64_t)g.layer + layer) * g.layer_stride;
    t->size = rop_surface_size(&t->surface);
    /* Translate every page for writing first: a fault leaves memory as it
     * was. One run covering everything means the VRAM can be used as one

@@ -28,11 +28,12 @@ struct gfx_target {
 };
 
 /* Checks the target group at `base` (a COLOR/DEPTH/RESOLVE target) with
- * samples_log2 and maps it. A group whose FORMAT is INVALID gives an
- * unbound target (true). `what` names it in faults. */
+ * samples_log2 and maps its layer LAYER + `layer` (a primitive's layer
+ * word; 0 elsewhere). A group whose FORMAT is INVALID gives an unbound
+ * target (true). `what` names it in faults. */
 bool gfx_target_map(struct ppu_mmu_client *mmu, uint64_t pd_pa, const struct ppu_graphics_state *s,
-                    uint32_t base, unsigned samples_log2, const char *what, struct gfx_target *t,
-                    struct ppu_fault *fault);
+                    uint32_t base, uint32_t layer, unsigned samples_log2, const char *what,
+                    struct gfx_target *t, struct ppu_fault *fault);
 
 /* Writes a staged target back (when write_back) and releases it. False
  * with *fault when the write-back faults. */

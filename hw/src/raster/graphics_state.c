@@ -35,7 +35,7 @@ static bool in_group(uint32_t m, uint32_t base, uint32_t count, uint32_t size, u
 static bool known_method(uint32_t m)
 {
    uint32_t w;
-   if (m <= PPU_GFX_SCRATCH_SIZE || (m >= PPU_GFX_SAMPLES_LOG2 && m <= PPU_GFX_RENDER_AREA_XY1))
+   if (m <= PPU_GFX_SCRATCH_SIZE || (m >= PPU_GFX_SAMPLES_LOG2 && m <= PPU_GFX_LAYER_COUNT))
       return true;
    if (in_group(m, PPU_GFX_COLOR_TARGET_BASE, PPU_GFX_COLOR_TARGETS + 1, 8, &w) ||
        in_group(m, PPU_GFX_RESOLVE_TARGET_BASE, PPU_GFX_COLOR_TARGETS + 1, 8, &w) ||
@@ -43,7 +43,7 @@ static bool known_method(uint32_t m)
        in_group(m, PPU_GFX_SCISSOR_BASE, PPU_GFX_VIEWPORTS, 2, &w) ||
        in_group(m, PPU_GFX_BLEND_BASE, PPU_GFX_COLOR_TARGETS, 2, &w))
       return true;
-   return (m >= PPU_GFX_TOPOLOGY && m <= PPU_GFX_CLIP_DISTANCE_MASK) ||
+   return (m >= PPU_GFX_TOPOLOGY && m <= PPU_GFX_CULL_DISTANCE_MASK) ||
           (m >= PPU_GFX_DEPTH_TEST && m <= PPU_GFX_STENCIL_BACK_MASKS) ||
           (m >= PPU_GFX_BLEND_CONSTANT_R && m <= PPU_GFX_ALPHA_TO_COVERAGE) ||
           (m >= PPU_GFX_VERTEX_PROGRAM_LO && m <= PPU_GFX_FRAGMENT_PROGRAM_HI) ||
@@ -100,6 +100,8 @@ static const char *check_data(uint32_t m, uint32_t d)
       return d != 0 && d != 2 ? "SAMPLES_LOG2 must be 0 or 2" : NULL;
    case PPU_GFX_SAMPLE_MASK:
       return d > 0xf ? "SAMPLE_MASK: bits above 3" : NULL;
+   case PPU_GFX_LAYER_COUNT:
+      return d > PPU_GFX_MAX_LAYERS ? "LAYER_COUNT above 2048" : NULL;
    case PPU_GFX_RENDER_AREA_XY0:
    case PPU_GFX_RENDER_AREA_XY1:
       return (d & 0xffffu) > PPU_GFX_MAX_FRAMEBUFFER || (d >> 16) > PPU_GFX_MAX_FRAMEBUFFER
@@ -113,6 +115,8 @@ static const char *check_data(uint32_t m, uint32_t d)
       return d > 2 ? "undefined POLYGON_MODE" : NULL;
    case PPU_GFX_CLIP_DISTANCE_MASK:
       return d >> PPU_GFX_MAX_CLIP_DISTANCES ? "CLIP_DISTANCE_MASK: bits above 7" : NULL;
+   case PPU_GFX_CULL_DISTANCE_MASK:
+      return d >> PPU_GFX_MAX_CLIP_DISTANCES ? "CULL_DISTANCE_MASK: bits above 7" : NULL;
    case PPU_GFX_PRIMITIVE_RESTART:
    case PPU_GFX_PROVOKING_VERTEX:
    case PPU_GFX_FRONT_FACE:
@@ -223,6 +227,7 @@ void ppu_graphics_state_clip(const struct ppu_graphics_state *s, unsigned vp,
                           ppu_graphics_state_float(s, v + PPU_GFX_VIEWPORT_SCALE_Y),
                           ppu_graphics_state_float(s, v + PPU_GFX_VIEWPORT_OFFSET_Y),
                           s->word[PPU_GFX_DEPTH_CLAMP] != 0, s->word[PPU_GFX_CLIP_DISTANCE_MASK]);
+   c->cull_distance_mask = s->word[PPU_GFX_CULL_DISTANCE_MASK];
 }
 
 static int32_t min32(int32_t a, int32_t b)

@@ -35,6 +35,7 @@ void raster_clip_state_init(struct raster_clip_state *s, float scale_x, float of
    }
    s->depth_clamp = depth_clamp;
    s->clip_distance_mask = clip_distance_mask & ((1u << PPU_GFX_MAX_CLIP_DISTANCES) - 1u);
+   s->cull_distance_mask = 0;
 }
 
 /* Signed distance of a vertex to plane p (>= 0 inside). Planes 0..3 guard
@@ -137,20 +138,26 @@ unsigned raster_clip_triangle(const struct raster_clip_state *s, const float pos
    return n;
 }
 
-bool raster_clip_line(const struct raster_clip_state *s, const float position[2][4], float *t0,
+bool raster_clip_line(const struct raster_clip_state *s, const float position[2][4],
+                      const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES], float *t0,
                       float *t1)
 {
+   /* The ends as vertices 0 and 1 of a triangle, so the clip distances
+    * are plane_distance's weighted sums as for triangles. */
    struct raster_clip_vertex v[2];
    for (unsigned i = 0; i < 2; i++) {
       memcpy(v[i].position, position[i], sizeof(v[i].position));
-      v[i].bary[0] = v[i].bary[1] = v[i].bary[2] = 0.0f;
+      for (unsigned k = 0; k < 3; k++)
+         v[i].bary[k] = k == i ? 1.0f : 0.0f;
    }
-   const float none[3][8] = {{0}};
+   float dist[3][8] = {{0}};
+   if (clip_distance)
+      memcpy(dist, clip_distance, 2 * sizeof(dist[0]));
    float lo = 0.0f, hi = 1.0f;
-   for (unsigned p = 0; p < 6; p++) {
-      if (!plane_active(s, p))
+   for (unsigned p = 0; p < RASTER_CLIP_MAX_PLANES; p++) {
+      if (!plane_active(s, p) || (p >= 6 && !clip_distance))
          continue;
-      float d0 = plane_distance(s, p, &v[0], none), d1 = plane_distance(s, p, &v[1], none);
+      float d0 = plane_distance(s, p, &v[0], dist), d1 = plane_distance(s, p, &v[1], dist);
       bool in0 = d0 >= 0.0f, in1 = d1 >= 0.0f;
       if (!in0 && !in1)
          return false; /* also NaN */
@@ -167,4 +174,33 @@ bool raster_clip_line(const struct raster_clip_state *s, const float position[2]
    *t0 = lo;
    *t1 = hi;
    return true;
+}
+
+bool raster_clip_point(const struct raster_clip_state *s, const float position[4],
+                       const float *clip_distance)
+{
+   const float *c = position;
+   if (!(c[3] > 0.0f) || (!s->depth_clamp && !(c[2] >= 0.0f && c[2] <= c[3])))
+      return false;
+   for (unsigned i = 0; clip_distance && i < PPU_GFX_MAX_CLIP_DISTANCES; i++)
+      if ((s->clip_distance_mask >> i & 1u) && !(clip_distance[i] >= 0.0f))
+         return false;
+   return true;
+}
+
+bool raster_clip_culled(const struct raster_clip_state *s, unsigned vertices,
+                        const float (*distance)[PPU_GFX_MAX_CLIP_DISTANCES])
+{
+   if (!distance)
+      return false;
+   for (unsigned i = 0; i < PPU_GFX_MAX_CLIP_DISTANCES; i++) {
+      if (!(s->cull_distance_mask >> i & 1u))
+         continue;
+      unsigned negative = 0;
+      for (unsigned v = 0; v < vertices; v++)
+         negative += distance[v][i] < 0.0f;
+      if (negative == vertices)
+         return true;
+   }
+   return false;
 }

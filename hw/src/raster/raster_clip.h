@@ -8,7 +8,11 @@
  * which also removes every point with w <= 0 (both guard planes hold only
  * for w >= 0). Near and far (Vulkan's 0 <= z <= w, "Primitive Clipping") are
  * clipped unless depth clamping is on, as are the clip distances a vertex
- * program writes (negative = outside).
+ * program writes (negative = outside), for triangles and lines; a point
+ * with a negative clip distance is dropped (Vulkan "Primitive Clipping":
+ * the clip volume is the intersection of the clip half-spaces). Before
+ * any clipping a primitive whose vertices all have a negative value of
+ * one cull distance is discarded whole ("Clip and Cull Distances").
  *
  * A clipped vertex carries its barycentric weights in the original triangle,
  * so attributes are interpolated from the original vertices (linear in clip
@@ -40,6 +44,7 @@ struct raster_clip_state {
    float x_lo, x_hi, y_lo, y_hi; /* NDC bounds of the guard band for the viewport */
    bool depth_clamp;             /* no near/far clipping */
    uint32_t clip_distance_mask;  /* distances that clip */
+   uint32_t cull_distance_mask;  /* distances that cull (0 after init) */
 };
 
 /* Derives the guard-band planes for a viewport (window = ndc * scale + offset). */
@@ -54,10 +59,24 @@ unsigned raster_clip_triangle(const struct raster_clip_state *s, const float pos
                               const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES],
                               struct raster_clip_vertex out[RASTER_CLIP_MAX_VERTICES]);
 
-/* Clips a segment against the same planes (clip distances not included):
- * false when nothing is left, else t0 <= t1 are the parameters of the
- * kept part of position[0] + t (position[1] - position[0]). */
-bool raster_clip_line(const struct raster_clip_state *s, const float position[2][4], float *t0,
+/* Clips a segment against the same planes (clip_distance[v][i] as for
+ * triangles, NULL when the mask is 0): false when nothing is left, else
+ * t0 <= t1 are the parameters of the kept part of position[0] + t
+ * (position[1] - position[0]). */
+bool raster_clip_line(const struct raster_clip_state *s, const float position[2][4],
+                      const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES], float *t0,
                       float *t1);
+
+/* Whether a point survives clipping: in front of the eye, inside near/far
+ * unless depth clamping, and no clip distance of the mask negative (or
+ * NaN). clip_distance may be NULL when the mask is 0. */
+bool raster_clip_point(const struct raster_clip_state *s, const float position[4],
+                       const float *clip_distance);
+
+/* Whether the cull distances discard a primitive of `vertices` vertices
+ * (1 to 3): some distance of cull_distance_mask is negative at every
+ * vertex. NULL distances never cull. */
+bool raster_clip_culled(const struct raster_clip_state *s, unsigned vertices,
+                        const float (*distance)[PPU_GFX_MAX_CLIP_DISTANCES]);
 
 #endif

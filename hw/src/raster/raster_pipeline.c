@@ -228,7 +228,9 @@ void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3]
    struct raster_clip_state clip = p->clip;
    if (!p->clip_distance)
       clip.clip_distance_mask = 0;
-   unsigned n = raster_clip_triangle(&clip, position, p->clip_distance, v);
+   unsigned n = raster_clip_culled(&clip, 3, p->clip_distance)
+                    ? 0
+                    : raster_clip_triangle(&clip, position, p->clip_distance, v);
    struct tile_ctx ctx;
    init_ctx(p, &ctx);
    struct raster_window_vertex w[RASTER_CLIP_MAX_VERTICES];
@@ -277,7 +279,8 @@ void raster_pipeline_line(struct raster_pipeline *p, const float position[2][4])
    init_ctx(p, &ctx);
    float t0, t1;
    bool drawn = false;
-   if (raster_clip_line(&p->clip, position, &t0, &t1)) {
+   if (!raster_clip_culled(&p->clip, 2, p->clip_distance) &&
+       raster_clip_line(&p->clip, position, p->clip_distance, &t0, &t1)) {
       float c[2][4];
       for (unsigned k = 0; k < 4; k++) {
          float d = position[1][k] - position[0][k];
@@ -296,12 +299,11 @@ void raster_pipeline_point(struct raster_pipeline *p, const float position[4], f
 {
    struct tile_ctx ctx;
    init_ctx(p, &ctx);
-   const float *c = position;
-   /* Inside near/far (unless depth clamp) and in front of the eye. */
-   bool inside = c[3] > 0.0f && (p->clip.depth_clamp || (c[2] >= 0.0f && c[2] <= c[3]));
+   const float *dist = p->clip_distance ? p->clip_distance[0] : NULL;
    bool drawn = false;
-   if (inside) {
-      struct raster_window_vertex a = project(p, c);
+   if (!raster_clip_culled(&p->clip, 1, p->clip_distance) &&
+       raster_clip_point(&p->clip, position, dist)) {
+      struct raster_window_vertex a = project(p, position);
       static const float w0[3] = {1.0f, 0.0f, 0.0f};
       drawn = draw_dot(p, &ctx, &a, size, true, w0);
    }

@@ -66,8 +66,8 @@ struct raster_pipeline {
    raster_shade_fn shade;
    raster_setup_fn on_setup; /* NULL: none */
    void *shade_ctx;          /* passed to shade and on_setup */
-   /* Clip distances of the next triangle's vertices (NULL: none; only
-    * read when clip.clip_distance_mask is not 0). */
+   /* User distances of the next primitive's vertices (NULL: none; only
+    * read when clip.clip_distance_mask or cull_distance_mask is not 0). */
    const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES];
    /* Counters. */
    uint64_t primitives, primitives_culled, tiles, tiles_hiz_culled, quads, warps;
@@ -80,9 +80,11 @@ struct raster_pipeline {
  * with the polygon's facing; polygon points are 1 pixel). */
 void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3][4]);
 
-/* Draws one clip-space line segment of line_width (clipped to near/far and
- * the guard band), and one point of `size` pixels (dropped when outside
- * near/far or behind the eye). */
+/* Draws one clip-space line segment of line_width (clipped to near/far,
+ * the guard band and the clip distances), and one point of `size` pixels
+ * (dropped when outside near/far, behind the eye or outside a clip
+ * distance). Each primitive is first discarded when the cull distances
+ * say so (raster_clip_culled). */
 void raster_pipeline_line(struct raster_pipeline *p, const float position[2][4]);
 void raster_pipeline_point(struct raster_pipeline *p, const float position[4], float size);
 

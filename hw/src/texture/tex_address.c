@@ -201,6 +201,7 @@ static void add_texel(struct ppu_tex_lane_footprint *lf, const struct ppu_textur
    struct ppu_tex_texel_ref *t = &lf->texel[lf->count++];
    memset(t, 0, sizeof(*t));
    t->weight = weight;
+   t->group = (uint8_t)(lf->groups ? lf->groups - 1 : 0);
    if (i < 0 || j < 0 || k < 0) {
       t->border = 1;
       return;
@@ -288,6 +289,7 @@ static void select_texels(struct ppu_tex_lane_footprint *lf, const struct ppu_te
 {
    const struct ppu_texture_header *h = lf->tex;
    const struct ppu_sampler_header *smp = lf->smp;
+   lf->groups++; /* this level of this probe: one min/max reduction */
    int32_t size[3] = {
        (int32_t)ppu_tex_level_extent(h->width, lp.level),
        (int32_t)ppu_tex_level_extent(h->height, lp.level),
@@ -574,6 +576,7 @@ void ppu_tex_address_quad(const struct ppu_tex_instr *in, const struct ppu_tex_q
       lf->active = (q->active >> l) & 1u;
       lf->zero = false;
       lf->count = 0;
+      lf->groups = 0;
       lf->tex = q->tex[l];
       lf->smp = q->smp[l];
       lf->dref = 0.0f;

@@ -55,6 +55,7 @@ struct ppu_tex_texel_ref {
    float weight;   /* filter weight; 1 for fetches and gathers */
    uint8_t border; /* the texel is the border color */
    uint8_t sub;    /* texel index inside a compressed block (row-major) */
+   uint8_t group;  /* the level of one probe it belongs to (min/max reduction) */
 };
 
 struct ppu_tex_lane_footprint {
@@ -64,6 +65,7 @@ struct ppu_tex_lane_footprint {
    const struct ppu_sampler_header *smp; /* NULL for fetches */
    float dref;                           /* depth-compare reference */
    unsigned count;
+   unsigned groups; /* levels x probes filtered so far; texels of the last are group - 1 */
    struct ppu_tex_texel_ref texel[PPU_TEX_MAX_TEXELS];
 };
 

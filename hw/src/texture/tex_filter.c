@@ -101,6 +101,43 @@ static uint32_t swizzled(const struct ppu_texel *v, unsigned sel, enum ppu_texel
    return 0;
 }
 
+/* Min/max reduction (sampler flags bits 5..4): within each group (one
+ * level of one probe) the component-wise minimum or maximum of the texels
+ * with non-zero weight (Vulkan "Texel Filtering", VkSamplerReductionMode),
+ * then the groups weighted by their total weight, as a weighted average
+ * combines levels and probes. */
+struct reduction {
+   unsigned mode; /* enum ppu_sampler_reduction */
+   float value[PPU_TEX_MAX_TEXELS / 4][4];
+   float weight[PPU_TEX_MAX_TEXELS / 4];
+   bool seen[PPU_TEX_MAX_TEXELS / 4];
+};
+
+static void reduce_texel(struct reduction *r, const struct ppu_tex_texel_ref *t,
+                         const struct ppu_texel *v)
+{
+   unsigned g = t->group % (PPU_TEX_MAX_TEXELS / 4);
+   r->weight[g] += t->weight;
+   if (t->weight == 0.0f)
+      return;
+   for (unsigned c = 0; c < 4; c++) {
+      float x = v->f[c], *acc = &r->value[g][c];
+      if (!r->seen[g])
+         *acc = x;
+      else
+         *acc = r->mode == PPU_SAMPLER_REDUCTION_MIN ? fminf(*acc, x) : fmaxf(*acc, x);
+   }
+   r->seen[g] = true;
+}
+
+static void reduction_result(const struct reduction *r, unsigned groups, float out[4])
+{
+   memset(out, 0, 4 * sizeof(float));
+   for (unsigned g = 0; g < groups && g < PPU_TEX_MAX_TEXELS / 4; g++)
+      for (unsigned c = 0; r->seen[g] && c < 4; c++)
+         out[c] += r->weight[g] * r->value[g][c];
+}
+
 static bool filter_lane(struct ppu_tex_cache *cache, uint64_t pd_pa, const struct ppu_tex_instr *in,
                         const struct ppu_tex_lane_footprint *lf, uint32_t out[4],
                         struct ppu_fault *fault)
@@ -111,6 +148,13 @@ static bool filter_lane(struct ppu_tex_cache *cache, uint64_t pd_pa, const struc
    float acc[4] = {0, 0, 0, 0};
    struct ppu_texel first;
    memset(&first, 0, sizeof(first));
+   struct reduction red;
+   red.mode =
+       (lf->smp ? lf->smp->flags & PPU_SAMPLER_REDUCTION_MASK : 0u) >> PPU_SAMPLER_REDUCTION_SHIFT;
+   if (red.mode != PPU_SAMPLER_REDUCTION_WEIGHTED_AVERAGE) {
+      memset(red.weight, 0, sizeof(red.weight));
+      memset(red.seen, 0, sizeof(red.seen));
+   }
    for (unsigned i = 0; i < lf->count; i++) {
       const struct ppu_tex_texel_ref *t = &lf->texel[i];
       struct ppu_texel v;
@@ -132,9 +176,15 @@ static bool filter_lane(struct ppu_tex_cache *cache, uint64_t pd_pa, const struc
       }
       if (i == 0)
          first = v;
+      if (red.mode != PPU_SAMPLER_REDUCTION_WEIGHTED_AVERAGE) {
+         reduce_texel(&red, t, &v);
+         continue;
+      }
       for (unsigned c = 0; c < 4; c++)
          acc[c] += t->weight * v.f[c];
    }
+   if (red.mode != PPU_SAMPLER_REDUCTION_WEIGHTED_AVERAGE)
+      reduction_result(&red, lf->groups, acc);
    if (in->kind == PPU_TEX_KIND_GATHER)
       return true;
    /* One texel of weight 1 (fetches, nearest) keeps its bits exactly (the

@@ -121,8 +121,11 @@ const char *ppu_tex_sampler_check(const struct ppu_sampler_header *s)
       return "address mode out of range";
    if (s->compare_op > 7)
       return "compare_op out of range";
-   if (s->flags & ~0xfu)
+   if (s->flags & ~(0xfu | PPU_SAMPLER_REDUCTION_MASK))
       return "unknown flags";
+   if ((s->flags & PPU_SAMPLER_REDUCTION_MASK) >> PPU_SAMPLER_REDUCTION_SHIFT >
+       PPU_SAMPLER_REDUCTION_MAX)
+      return "reduction out of range";
    if (isnan(s->lod_bias) || isnan(s->min_lod) || isnan(s->max_lod) || s->min_lod > s->max_lod)
       return "lod bias or clamps NaN, or min_lod > max_lod";
    return NULL;
