@@ -2,14 +2,17 @@
 # Installs the build tree the way a packager does (a prefix chosen at
 # install time, under DESTDIR), checks every installed file, runs vulkaninfo
 # through the installed manifests (driver and profiler layer), each tool's
-# --help, then removes what install_manifest.txt lists and checks that
+# --help, runs vulkaninfo and a sample with the profiler layer from a copy of
+# the installed tree with the source and build trees hidden
+# (check_relocated.sh), then removes what install_manifest.txt lists and checks that
 # nothing is left; last, builds the Debian package and checks its contents
 # and dependencies.
 #
-# usage: check_install.sh BUILD_DIR WORK_DIR
+# usage: check_install.sh BUILD_DIR WORK_DIR SOURCE_DIR
 set -u
 build=$1
 work=$2
+src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
 rm -rf "$work"
 mkdir -p "$work"
 stage=$work/stage
@@ -55,6 +58,11 @@ if grep -q "ERROR" "$out"; then
   grep "ERROR" "$out" | head -5
   fail "loader errors with the installed manifests"
 fi
+
+# The installed tree alone, moved away from the prefix it was installed for,
+# with the source and build trees out of reach: vulkaninfo and a sample with
+# the profiler layer (check_relocated.sh).
+sh "$(dirname "$0")/check_relocated.sh" "$build" "$src" "$root" "$libdir" || fail "the relocated installed tree"
 
 # Uninstall: every file the install wrote, then no file may remain.
 while read -r f || [ -n "$f" ]; do rm -f "$stage$f"; done <"$build/install_manifest.txt"
