@@ -87,8 +87,8 @@ out=$work/vulkaninfo.txt
 env -u VK_ICD_FILENAMES -u VK_DRIVER_FILES -u VK_ADD_DRIVER_FILES -u VK_LAYER_PATH \
   -u VK_ADD_LAYER_PATH -u VK_INSTANCE_LAYERS -u VK_LOADER_LAYERS_ENABLE -u VKPPU_HW_CONFIG \
   timeout 60 vulkaninfo --summary >"$out" 2>&1 || fail "vulkaninfo --summary (exit $?)"
-grep -q "vkppu" "$out" || fail "vulkaninfo --summary does not name vkppu with no variable set"
-grep -q "VK_LAYER_VKPPU_profiler" "$out" || fail "vulkaninfo --summary does not list VK_LAYER_VKPPU_profiler"
+grep -Eq "driverName *= *vkppu" "$out" || fail "vulkaninfo --summary lists no device with driverName vkppu, with no variable set"
+grep -Eq "^[[:space:]]*VK_LAYER_VKPPU_profiler[[:space:]]+vkppu profiler" "$out" || fail "vulkaninfo --summary does not list VK_LAYER_VKPPU_profiler"
 grep -i "vkppu" "$out" | grep -i "error" && fail "loader errors about vkppu"
 
 # VK_INSTANCE_LAYERS alone (no layer path) turns the installed layer on: the

@@ -52,8 +52,8 @@ VK_ICD_FILENAMES=$root/share/vulkan/icd.d/vkppu_icd.json \
   VK_ADD_LAYER_PATH=$root/share/vulkan/explicit_layer.d \
   VK_INSTANCE_LAYERS=VK_LAYER_VKPPU_profiler VKPPU_PROFILER_DIR=$work/profile \
   timeout 120 vulkaninfo --summary >"$out" 2>&1 || fail "vulkaninfo through the installed manifests"
-grep -q "vkppu" "$out" || fail "vulkaninfo does not name vkppu through the installed ICD manifest"
-grep -q "VK_LAYER_VKPPU_profiler" "$out" || fail "the installed layer manifest is not found"
+grep -Eq "driverName *= *vkppu" "$out" || fail "vulkaninfo lists no vkppu device through the installed ICD manifest"
+grep -Eq "^[[:space:]]*VK_LAYER_VKPPU_profiler[[:space:]]+vkppu profiler" "$out" || fail "the installed layer manifest is not found"
 if grep -q "ERROR" "$out"; then
   grep "ERROR" "$out" | head -5
   fail "loader errors with the installed manifests"

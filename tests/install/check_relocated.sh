@@ -155,8 +155,8 @@ fi
 }
 
 out=$moved/out/vulkaninfo.txt
-grep -q "vkppu" "$out" || fail "vulkaninfo does not name vkppu (relocated tree)"
-grep -q "VK_LAYER_VKPPU_profiler" "$out" || fail "vulkaninfo does not list the profiler layer (relocated tree)"
+grep -Eq "driverName *= *vkppu" "$out" || fail "vulkaninfo lists no device with driverName vkppu (relocated tree)"
+grep -Eq "^[[:space:]]*VK_LAYER_VKPPU_profiler[[:space:]]+vkppu profiler" "$out" || fail "vulkaninfo does not list the profiler layer (relocated tree)"
 if grep -q "ERROR" "$out"; then
   grep "ERROR" "$out" | head -5
   fail "loader errors with the relocated manifests"
