@@ -33,12 +33,14 @@ export DEBIAN_FRONTEND=noninteractive
 # llvm-19-dev: the SM translator (docs/jit.md) is built on LLVM's C API.
 # xcb (+ MIT-SHM), Xlib and libX11-xcb: the driver presents to X11 windows
 # (docs/wsi.md); xvfb and xauth (xvfb-run) give the tests an X server.
+# strace: install.destdir_prefix_package checks that the installed tree runs
+# without touching the source or build tree (docs/install.md).
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config python3 clang clang-format \
   libvulkan-dev vulkan-tools vulkan-validationlayers spirv-headers \
   libvulkan-volk-dev glslang-tools spirv-tools libpng-dev zlib1g-dev xvfb xauth libclang-rt-14-dev \
-  libxcb1-dev libxcb-shm0-dev libx11-dev libx11-xcb-dev llvm-19-dev >/dev/null
+  libxcb1-dev libxcb-shm0-dev libx11-dev libx11-xcb-dev llvm-19-dev strace >/dev/null
 # lavapipe: prefer the backports build (it has ray queries); fall back to bookworm.
 $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >/dev/null 2>&1 \
   || $SUDO apt-get install -y -qq --no-install-recommends mesa-vulkan-drivers >/dev/null

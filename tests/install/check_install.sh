@@ -2,14 +2,17 @@
 # Installs the build tree the way a packager does (a prefix chosen at
 # install time, under DESTDIR), checks every installed file, runs vulkaninfo
 # through the installed manifests (driver and profiler layer), each tool's
-# --help, then removes what install_manifest.txt lists and checks that
+# --help, runs vulkaninfo and a sample with the profiler layer from a copy of
+# the installed tree with the source and build trees hidden
+# (check_relocated.sh), then removes what install_manifest.txt lists and checks that
 # nothing is left; last, builds the Debian package and checks its contents
 # and dependencies.
 #
-# usage: check_install.sh BUILD_DIR WORK_DIR
+# usage: check_install.sh BUILD_DIR WORK_DIR SOURCE_DIR
 set -u
 build=$1
 work=$2
+src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
 rm -rf "$work"
 mkdir -p "$work"
 stage=$work/stage
@@ -49,12 +52,17 @@ VK_ICD_FILENAMES=$root/share/vulkan/icd.d/vkppu_icd.json \
   VK_ADD_LAYER_PATH=$root/share/vulkan/explicit_layer.d \
   VK_INSTANCE_LAYERS=VK_LAYER_VKPPU_profiler VKPPU_PROFILER_DIR=$work/profile \
   timeout 120 vulkaninfo --summary >"$out" 2>&1 || fail "vulkaninfo through the installed manifests"
-grep -q "vkppu" "$out" || fail "vulkaninfo does not name vkppu through the installed ICD manifest"
-grep -q "VK_LAYER_VKPPU_profiler" "$out" || fail "the installed layer manifest is not found"
+grep -Eq "driverName *= *vkppu" "$out" || fail "vulkaninfo lists no vkppu device through the installed ICD manifest"
+grep -Eq "^[[:space:]]*VK_LAYER_VKPPU_profiler[[:space:]]+vkppu profiler" "$out" || fail "the installed layer manifest is not found"
 if grep -q "ERROR" "$out"; then
   grep "ERROR" "$out" | head -5
   fail "loader errors with the installed manifests"
 fi
+
+# The installed tree alone, moved away from the prefix it was installed for,
+# with the source and build trees out of reach: vulkaninfo and a sample with
+# the profiler layer (check_relocated.sh).
+sh "$(dirname "$0")/check_relocated.sh" "$build" "$src" "$root" "$libdir" || fail "the relocated installed tree"
 
 # Uninstall: every file the install wrote, then no file may remain.
 while read -r f || [ -n "$f" ]; do rm -f "$stage$f"; done <"$build/install_manifest.txt"
