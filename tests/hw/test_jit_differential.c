@@ -16,10 +16,12 @@
 #include "ppu/counters.h"
 #include "test_harness.h"
 
-#define PROGRAMS 30
+#define PROGRAMS 24
 #define SRC_MAX (64u << 10)
-#define REGS32 15    /* R1..R15 hold 32-bit values; R16..R31 eight 64-bit pairs */
-#define OUT_WORDS 40 /* per lane: R1..R31, then P0..P6 as 0/1 */
+#define REGS32 15               /* R1..R15 hold 32-bit values; R16..R31 eight 64-bit pairs */
+#define OUT_WORDS 40            /* per lane: R1..R31, then P0..P6 as 0/1 */
+#define SCRATCH_OFFSET 0x10000u /* in the output buffer: the programs' loads and stores */
+#define SCRATCH_WORDS 4096u
 
 struct rng {
    uint64_t s;
@@ -97,7 +99,7 @@ static void random_insn(struct src *s, struct rng *r)
    static const char *const flt2[] = {"FADD", "FSUB", "FMUL", "FDIV", "FMIN", "FMAX"};
    static const char *const itypes[] = {"U32", "S32", "U64", "S64"};
    guard(s, r);
-   switch (below(r, 16)) {
+   switch (below(r, 17)) {
    case 0:
    case 1:
    case 2: {
@@ -218,6 +220,22 @@ static void random_insn(struct src *s, struct rng *r)
          emit(s, "%s R%u, R%u, R%u\n", op[k], r32(r), r32(r), r32(r));
       return;
    }
+   case 15: {
+      /* Global memory in a scratch area (R32:R33): mostly one page for the
+       * whole warp, sometimes two pages, rarely misaligned (a fault both
+       * engines must report alike). */
+      bool wide = below(r, 4) == 0;
+      unsigned span = below(r, 5) == 0 ? 0x1ffc : 0x3fc;
+      emit(s, "AND.U32 R36, R%u, 0x%x\nMOV.U32 R37, 0\nIADD.U64 R34, R32, R36\n", r32(r),
+           wide ? span & ~7u : span);
+      unsigned off = below(r, 40) == 0 ? 2 : below(r, 3) == 0 ? 0x1000 : 8 * below(r, 4);
+      guard(s, r);
+      if (below(r, 2))
+         emit(s, "LD.GLOBAL.%s R%u, [R34+%u]\n", wide ? "U64" : "U32", wide ? r64(r) : r32(r), off);
+      else
+         emit(s, "ST.GLOBAL.%s [R34+%u], R%u\n", wide ? "U64" : "U32", off, wide ? r64(r) : r32(r));
+      return;
+   }
    default:
       emit(s, "CVT.RN.F32.S32 R%u, R%u\n", r32(r), r32(r));
       return;
@@ -276,6 +294,7 @@ static void random_program(struct src *s, struct rng *r)
       emit(s, "IMUL.U32 R%u, R0, 0x%x\nXOR.U32 R%u, R%u, 0x%x\n", i, rnd(r) | 1, i, i, rnd(r));
    for (unsigned p = 0; p < 4; p++)
       emit(s, "ISETP.LT.U32 P%u, R%u, R%u, PT\n", p, 1 + p, 5 + p);
+   emit(s, "LDC.U64 R32, c[0][RZ]\nIADD.U64 R32, R32, 0x%x\n", SCRATCH_OFFSET);
    unsigned parts = 1 + below(r, 4);
    for (unsigned p = 0; p < parts; p++) {
       if (below(r, 3) == 0) {
@@ -316,6 +335,7 @@ static const enum ppu_counter compared[] = {
 
 struct run {
    uint32_t out[32 * OUT_WORDS];
+   uint32_t scratch[SCRATCH_WORDS];
    bool ok;
    struct ppu_fault fault;
    uint64_t counters[PPU_COUNTER_COUNT];
@@ -343,6 +363,7 @@ static void run_on(enum ppu_sm_exec exec, uint32_t icache_lines, const char *tex
    hwc_qmd_defaults(&h, &q, prog);
    out->ok = hwc_launch(&h, &q, 0, &out->fault);
    hwt_read(&h.t.mem, h.t.pd, h.out_va, out->out, sizeof(out->out));
+   hwt_read(&h.t.mem, h.t.pd, h.out_va + SCRATCH_OFFSET, out->scratch, sizeof(out->scratch));
    for (unsigned c = 0; c < PPU_COUNTER_COUNT; c++)
       out->counters[c] = hwt_counter(&h.t, (enum ppu_counter)c);
    hwc_finish(&h);
@@ -376,6 +397,10 @@ TEST_CASE(translated_programs_match_the_interpreter_bit_for_bit)
          CHECK_EQ_U64(interp.fault.pc, jit.fault.pc);
       }
       bool same = memcmp(interp.out, jit.out, sizeof(interp.out)) == 0;
+      if (memcmp(interp.scratch, jit.scratch, sizeof(interp.scratch)) != 0) {
+         test_fail(__FILE__, __LINE__, "program %u: the scratch memory differs\n%s", n, s.text);
+         same = false;
+      }
       if (!same) {
          for (unsigned i = 0; i < sizeof(interp.out) / 4; i++) {
             if (interp.out[i] != jit.out[i]) {

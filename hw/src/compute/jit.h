@@ -53,6 +53,12 @@ typedef int32_t (*ppu_jit_fn)(struct ppu_jit_state *st, uint32_t *reg, struct pp
  * every instruction it does not execute itself (sm.c). */
 int32_t ppu_jit_step(struct ppu_jit_state *st, uint32_t *reg, struct ppu_warp *w);
 
+/* The host memory of the page holding va, translated through the SM's MMU
+ * port as LD/ST's lane-by-lane path would (sm_lsu.c); NULL with the fault
+ * filled in as the interpreter fills it (naming pc) when it does not
+ * translate. */
+uint8_t *ppu_jit_page(struct ppu_jit_state *st, uint64_t va, uint32_t pc, uint32_t write);
+
 struct ppu_jit;
 struct ppu_jit_program;
 

@@ -69,6 +69,8 @@ void ppu_jit_code_free(struct ppu_jit_code *code)
 #include <pthread.h>
 
 #include "compute/sm_operands.h"
+#include "ppu/counters.h"
+#include "ppu/mmu_format.h"
 
 bool ppu_jit_available(void)
 {
@@ -131,6 +133,12 @@ bool ppu_jit_is_native(const struct ppu_insn_fields *f)
       return true;
    case PPU_OP_LDC:
       return f->ra == PPU_RZ; /* uniform address; per-lane ones stay interpreted */
+   case PPU_OP_LD:
+   case PPU_OP_ST:
+      /* Global 32- and 64-bit accesses; the other spaces, widths and
+       * generic addresses stay interpreted. */
+      return f->mode == PPU_SPACE_GLOBAL &&
+             (f->type == PPU_TYPE_U32 || f->type == PPU_TYPE_S32 || f->type == PPU_TYPE_U64);
    default:
       return false;
    }
@@ -141,6 +149,8 @@ bool ppu_jit_is_native(const struct ppu_insn_fields *f)
 static bool ends_block(const struct ppu_insn_fields *f)
 {
    switch ((enum ppu_op)f->op) {
+   case PPU_OP_LD: /* may fault: everything before it is booked first */
+   case PPU_OP_ST:
    case PPU_OP_BRA:
    case PPU_OP_SSY:
    case PPU_OP_PBK:
@@ -163,7 +173,9 @@ struct gen {
    LLVMTypeRef i1, i32, i64, f32, f64, ptr, v32i1, v32i32, v32i64, v32f32, v32f64;
    LLVMValueRef fn, st, reg, w;
    unsigned tbaa_kind;
-   LLVMValueRef tbaa_reg, tbaa_warp, tbaa_state;
+   LLVMValueRef tbaa_reg, tbaa_warp, tbaa_state, tbaa_vram;
+   LLVMValueRef page_fn; /* ppu_jit_page */
+   LLVMTypeRef page_ty;
    const struct ppu_jit_source *src;
    LLVMBasicBlockRef *unit; /* per instruction index: the block starting there, or NULL */
    LLVMBasicBlockRef dispatch;
@@ -822,6 +834,89 @@ static void emit_leave(struct gen *g, const struct ppu_insn_fields *f, uint32_t 
    emit_pop(g, depth, exec, i);
 }
 
+/* LD/ST.GLOBAL natively when every lane that runs is aligned and on the
+ * page of the first one (a warp's usual access): one translation through
+ * the SM's TLB, as the interpreter's page cache makes, then a gather or
+ * scatter on the page's host memory. Anything else is the interpreter's. */
+static void emit_memory(struct gen *g, const struct ppu_insn_fields *f, uint32_t i)
+{
+   bool is_store = f->op == PPU_OP_ST;
+   unsigned bytes = f->type == PPU_TYPE_U64 ? 8 : 4;
+   LLVMValueRef exec = exec_mask(g, f);
+   LLVMBasicBlockRef none = new_bb(g, "no_lanes"), some = new_bb(g, "lanes");
+   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, exec, c32(g, 0), ""), none, some);
+   LLVMPositionBuilderAtEnd(g->b, none);
+   book_one(g, exec);
+   goto_index(g, (uint64_t)i + 1);
+   LLVMPositionBuilderAtEnd(g->b, some);
+
+   LLVMValueRef addr =
+       LLVMBuildAdd(g->b, reg64(g, f->ra), splat(c64(g, (uint64_t)(int64_t)(int32_t)f->imm)), "");
+   LLVMValueRef misaligned = LLVMBuildAnd(g->b, addr, splat(c64(g, bytes - 1)), "");
+   LLVMValueRef aligned =
+       bits_of(g, LLVMBuildICmp(g->b, LLVMIntEQ, misaligned, LLVMConstNull(g->v32i64), ""));
+   LLVMValueRef first =
+       call_intrinsic(g, "llvm.cttz", g->i32, (LLVMValueRef[]){exec, LLVMConstInt(g->i1, 1, 0)}, 2);
+   LLVMValueRef a0 = LLVMBuildExtractElement(g->b, addr, first, "");
+   LLVMValueRef page = splat(c64(g, PPU_PAGE_SHIFT));
+   LLVMValueRef same = bits_of(
+       g, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildLShr(g->b, addr, page, ""),
+                        broadcast(g, LLVMBuildLShr(g->b, a0, c64(g, PPU_PAGE_SHIFT), "")), ""));
+   LLVMValueRef ok = LLVMBuildAnd(g->b, aligned, same, "");
+   unless_slow(g, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, ok, exec, ""), exec, ""), i);
+
+   /* The interpreter counts an instruction before executing it, so a fault
+    * is booked too. */
+   book_one(g, exec);
+   set_pc(g, (i + 1) * PPU_INSN_BYTES);
+   LLVMValueRef host = LLVMBuildCall2(
+       g->b, g->page_ty, g->page_fn,
+       (LLVMValueRef[]){g->st, a0, c32(g, i * PPU_INSN_BYTES), c32(g, is_store)}, 4, "");
+   LLVMBasicBlockRef mapped = new_bb(g, "mapped"), fault = new_bb(g, "fault");
+   LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, host, ""), fault, mapped);
+   LLVMPositionBuilderAtEnd(g->b, fault);
+   LLVMBuildRet(g->b, c32(g, PPU_EXEC_FAULT));
+   LLVMPositionBuilderAtEnd(g->b, mapped);
+
+   LLVMValueRef sm = state_field(g, offsetof(struct ppu_jit_state, sm), g->ptr);
+   LLVMValueRef counter = byte_ptr(g, sm,
+                                   offsetof(struct ppu_sm, counters) +
+                                       PPU_COUNTER_COMPUTE_GLOBAL_ACCESSES * sizeof(uint64_t));
+   LLVMValueRef count = load(g, g->i64, counter, g->tbaa_state, 8);
+   store(g, LLVMBuildAdd(g->b, count, LLVMBuildZExt(g->b, popcount(g, exec), g->i64, ""), ""),
+         counter, g->tbaa_state, 8);
+
+   LLVMValueRef offset = LLVMBuildAnd(g->b, addr, splat(c64(g, PPU_PAGE_MASK)), "");
+   LLVMValueRef mask = mask_vec(g, exec);
+   LLVMTypeRef pv = LLVMVectorType(g->ptr, PPU_WARP_SIZE);
+   unsigned id_gather = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+   unsigned id_scatter = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
+   LLVMTypeRef over[2] = {g->v32i32, pv};
+   for (unsigned k = 0; k < bytes / 4; k++) {
+      LLVMValueRef off = LLVMBuildAdd(g->b, offset, splat(c64(g, 4 * k)), "");
+      LLVMValueRef ptrs = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), host, &off, 1, "");
+      unsigned r = is_store ? f->rb : f->rd;
+      unsigned reg = r == PPU_RZ ? PPU_RZ : r + k;
+      if (is_store) {
+         LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id_scatter, over, 2);
+         LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id_scatter, over, 2);
+         LLVMValueRef v = reg32(g, reg);
+         LLVMValueRef call =
+             LLVMBuildCall2(g->b, fty, fn, (LLVMValueRef[]){v, ptrs, c32(g, 4), mask}, 4, "");
+         LLVMSetMetadata(call, g->tbaa_kind, g->tbaa_vram);
+      } else {
+         LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id_gather, over, 2);
+         LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id_gather, over, 2);
+         LLVMValueRef v = LLVMBuildCall2(
+             g->b, fty, fn, (LLVMValueRef[]){ptrs, c32(g, 4), mask, LLVMGetPoison(g->v32i32)}, 4,
+             "");
+         LLVMSetMetadata(v, g->tbaa_kind, g->tbaa_vram);
+         set_reg32(g, reg, v, exec);
+      }
+   }
+   goto_index(g, (uint64_t)i + 1);
+}
+
 /* Native instructions [first, end); a BRA can only be the last. */
 static void emit_block(struct gen *g, uint32_t first, uint32_t end)
 {
@@ -872,6 +967,10 @@ static void emit_block(struct gen *g, uint32_t first, uint32_t end)
       break;
    case PPU_OP_SYNC:
       emit_sync(g, end - 1);
+      break;
+   case PPU_OP_LD:
+   case PPU_OP_ST:
+      emit_memory(g, last, end - 1);
       break;
    default: /* BRK, CONT */
       emit_leave(g, last, end - 1, last->op == PPU_OP_BRK ? PPU_SIMT_BREAK : PPU_SIMT_CONT);
@@ -937,6 +1036,7 @@ static void init_types(struct gen *g)
    g->tbaa_reg = tbaa_node(g, root, "register");
    g->tbaa_warp = tbaa_node(g, root, "warp");
    g->tbaa_state = tbaa_node(g, root, "state");
+   g->tbaa_vram = tbaa_node(g, root, "vram");
 }
 
 static void build_function(struct gen *g)
@@ -949,6 +1049,8 @@ static void build_function(struct gen *g)
    g->w = LLVMGetParam(g->fn, 2);
    g->step_ty = fty;
    g->step_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)ppu_jit_step), g->ptr);
+   g->page_ty = LLVMFunctionType(g->ptr, (LLVMTypeRef[]){g->ptr, g->i64, g->i32, g->i32}, 4, 0);
+   g->page_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)ppu_jit_page), g->ptr);
    g->zero = LLVMAddGlobal(g->mod, g->i32, "zero");
    LLVMSetInitializer(g->zero, c32(g, 0));
    LLVMSetGlobalConstant(g->zero, 1);

@@ -12,6 +12,7 @@
  * access outside the model's memory. */
 #include <stdatomic.h>
 
+#include "compute/jit.h"
 #include "compute/sm_operands.h"
 #include "fault.h"
 #include "ppu/mmu_format.h"
@@ -97,6 +98,18 @@ static bool resolve(struct ppu_exec *x, unsigned lane, uint64_t addr, unsigned b
    t->p = pc->host + (addr & PPU_PAGE_MASK);
    ppu_counter_add(&x->sm->counters, PPU_COUNTER_COMPUTE_GLOBAL_ACCESSES, 1);
    return true;
+}
+
+uint8_t *ppu_jit_page(struct ppu_jit_state *st, uint64_t va, uint32_t pc, uint32_t write)
+{
+   const struct ppu_grid *g = st->grid;
+   uint64_t pa;
+   if (!ppu_mmu_translate(&st->sm->mmu, g->pd_pa, va & ~PPU_PAGE_MASK, write, &pa, st->fault)) {
+      st->fault->pc = g->program_va + pc;
+      st->fault->address = va;
+      return NULL;
+   }
+   return ppu_mmu_host_ptr(st->sm->mmu.mmu, pa);
 }
 
 uint64_t ppu_lsu_lane_address(const struct ppu_exec *x, unsigned l)
