@@ -16,7 +16,7 @@
 #include "ppu/counters.h"
 #include "test_harness.h"
 
-#define PROGRAMS 24
+#define PROGRAMS 16
 #define SRC_MAX (64u << 10)
 #define REGS32 15               /* R1..R15 hold 32-bit values; R16..R31 eight 64-bit pairs */
 #define OUT_WORDS 40            /* per lane: R1..R31, then P0..P6 as 0/1 */
