@@ -392,20 +392,85 @@ static void mul_extended64(struct xl_ctx *c, uint32_t a, uint32_t b, bool is_sig
    xl_mov(c, hi, h, 2);
 }
 
-static void mul_extended(struct xl_ctx *c, const struct spirv_inst *inst, bool is_signed)
+/* The shape OpUMulExtended, OpSMulExtended, OpIAddCarry and OpISubBorrow
+ * share: two integer operands of one type, a struct of two members of that
+ * type. False (translation failed) otherwise. */
+static bool pair_of_operand_type(struct xl_ctx *c, const struct spirv_inst *inst,
+                                 struct xl_scalar *s, const char *what)
 {
    uint32_t ta = spirv_id_type(c->m, xl_word(c, inst, 0));
    const struct spirv_type *rt = spirv_type(c->m, inst->result_type);
-   struct xl_scalar s;
    if (!rt || rt->kind != SPIRV_TYPE_STRUCT || rt->u.structure.member_count != 2 ||
        spirv_struct_member_type(c->m, inst->result_type, 0) != ta ||
        spirv_struct_member_type(c->m, inst->result_type, 1) != ta ||
-       spirv_id_type(c->m, xl_word(c, inst, 1)) != ta || !xl_scalar_of(c, ta, &s) || s.is_float ||
-       s.is_bool) {
-      xl_fail(c, "multiply-extended needs two integer operands of one type and a struct of two "
-                 "members of that type");
+       spirv_id_type(c->m, xl_word(c, inst, 1)) != ta || !xl_scalar_of(c, ta, s) || s->is_float ||
+       s->is_bool) {
+      xl_fail(c,
+              "%s needs two integer operands of one type and a struct of two members of that "
+              "type",
+              what);
+      return false;
+   }
+   return true;
+}
+
+/* OpIAddCarry / OpISubBorrow (SPIR-V 3.52.13): a struct of the modular sum
+ * (difference) and 1 where the unsigned sum carried out (the difference
+ * borrowed), else 0. 8-, 16- and 32-bit integers. */
+static void add_carry(struct xl_ctx *c, const struct spirv_inst *inst, bool sub)
+{
+   struct xl_scalar s;
+   if (!pair_of_operand_type(c, inst, &s, sub ? "OpISubBorrow" : "OpIAddCarry"))
+      return;
+   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
+   struct xl_val d = xl_new_val(c, inst->result_type);
+   uint32_t n = a.count;
+   if (c->failed || b.count != n || d.count != 2 * n)
+      return;
+   if (s.width == 64) {
+      /* GLSL has no 64-bit uaddCarry; not written until a test can use it. */
+      xl_fail(c, "unsupported: 64-bit %s", sub ? "OpISubBorrow" : "OpIAddCarry");
       return;
    }
+   enum ppu_op op = sub ? PPU_OP_ISUB : PPU_OP_IADD;
+   for (uint32_t k = 0; k < n; k++) {
+      uint32_t x = xl_comp(c, a, k), y = xl_comp(c, b, k);
+      uint32_t lo = xl_comp(c, d, k), hi = xl_comp(c, d, n + k);
+      enum ppu_type t = PPU_TYPE_U32;
+      if (s.width < 32) {
+         x = extend_narrow(c, x, s.width, false);
+         y = extend_narrow(c, y, s.width, false);
+      }
+      uint32_t r = ir_new_vreg(c->ir, 1);
+      xl_op(c, op, t, r, x, y);
+      /* Carried out: the sum is below an operand; borrowed: x < y. Narrow
+       * values compare in 32 bits, so a carry is bit `width` of the sum. */
+      struct ir_insn *i;
+      if (s.width < 32 && !sub) {
+         i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, r, (1u << s.width) - 1);
+         i->f.subop = PPU_CMP_GT;
+      } else {
+         i = sub ? xl_op(c, PPU_OP_ISETP, t, 0, x, y) : xl_op(c, PPU_OP_ISETP, t, 0, r, x);
+         i->f.subop = PPU_CMP_LT;
+      }
+      i->f.pd = 0;
+      uint32_t flag = xl_p0_to_bool(c);
+      if (s.width == 32) {
+         xl_mov(c, lo, r, 1);
+         xl_mov(c, hi, flag, 1);
+      } else {
+         finish_result(c, &s, lo, r);
+         finish_result(c, &s, hi, flag);
+      }
+   }
+   xl_set(c, inst->result_id, d);
+}
+
+static void mul_extended(struct xl_ctx *c, const struct spirv_inst *inst, bool is_signed)
+{
+   struct xl_scalar s;
+   if (!pair_of_operand_type(c, inst, &s, "multiply-extended"))
+      return;
    struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
    struct xl_val d = xl_new_val(c, inst->result_type);
    uint32_t n = a.count;
@@ -963,6 +1028,10 @@ bool xl_translate_alu(struct xl_ctx *c, const struct spirv_inst *inst)
    case SPIRV_OP_UDotAccSat:
    case SPIRV_OP_SUDotAccSat:
       integer_dot(c, inst);
+      return true;
+   case SPIRV_OP_IAddCarry:
+   case SPIRV_OP_ISubBorrow:
+      add_carry(c, inst, op == SPIRV_OP_ISubBorrow);
       return true;
    case SPIRV_OP_UMulExtended:
    case SPIRV_OP_SMulExtended:

@@ -258,6 +258,32 @@ TEST_CASE(bitfield_ops_match_glsl)
    }
 }
 
+/* carry.comp: OpIAddCarry and OpISubBorrow (32-bit scalars and vectors)
+ * against C, with operands that do and do not carry. */
+TEST_CASE(add_carry_and_subtract_borrow_match_c)
+{
+   enum { N = 64 };
+   static uint32_t in[2 * N], out[N * 6];
+   for (int i = 0; i < 2 * N; i++)
+      in[i] = rnd();
+   in[0] = 0xffffffffu, in[1] = 1;
+   in[2] = 0, in[3] = 0;
+   in[4] = 5, in[5] = 5;
+   REQUIRE(run_io("carry", in, sizeof(in), out, sizeof(out), 1));
+   for (int i = 0; i < N; i++) {
+      uint32_t x = in[2 * i], y = in[2 * i + 1];
+      uint32_t want[6] = {x + y,
+                          x + y < x,
+                          x - y,
+                          x < y,
+                          (x + y) ^ (y + 0xffffffffu),
+                          (uint32_t)(x + y < x) | (uint32_t)(y + 0xffffffffu < y) << 1};
+      for (int k = 0; k < 6; k++)
+         CHECK_MSG(out[i * 6 + k] == want[k], "i=%d k=%d x=0x%x y=0x%x got 0x%x want 0x%x", i, k, x,
+                   y, out[i * 6 + k], want[k]);
+   }
+}
+
 TEST_CASE(matrix_products_transpose_outer_product)
 {
    enum { N = 16 };
