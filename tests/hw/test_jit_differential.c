@@ -18,8 +18,10 @@
 
 #define PROGRAMS 16
 #define SRC_MAX (64u << 10)
-#define REGS32 15               /* R1..R15 hold 32-bit values; R16..R31 eight 64-bit pairs */
-#define OUT_WORDS 40            /* per lane: R1..R31, then P0..P6 as 0/1 */
+#define REGS32 15    /* R1..R15 hold 32-bit values; R16..R31 eight 64-bit pairs */
+#define OUT_WORDS 40 /* per lane: R1..R31, then P0..P6 as 0/1 */
+#define THREADS 64u  /* per workgroup: 8 x 4 x 2 */
+#define GROUPS 2u
 #define SCRATCH_OFFSET 0x10000u /* in the output buffer: the programs' loads and stores */
 #define SCRATCH_WORDS 4096u
 
@@ -200,8 +202,16 @@ static void random_insn(struct src *s, struct rng *r)
    }
    case 13: {
       bool wide = below(r, 3) == 0;
+      static const char *const sreg[] = {
+          "SR_TID_X",       "SR_TID_Y",       "SR_TID_Z",       "SR_CTAID_X",     "SR_CTAID_Y",
+          "SR_CTAID_Z",     "SR_NTID_X",      "SR_NTID_Y",      "SR_NTID_Z",      "SR_NCTAID_X",
+          "SR_NCTAID_Y",    "SR_NCTAID_Z",    "SR_LANEID",      "SR_WARPID",      "SR_NWARPS",
+          "SR_TID_FLAT",    "SR_LANEMASK_EQ", "SR_LANEMASK_LT", "SR_LANEMASK_LE", "SR_LANEMASK_GT",
+          "SR_LANEMASK_GE", "SR_SMID"};
       if (below(r, 8) == 0)
          emit(s, "NOP\n");
+      else if (below(r, 4) == 0)
+         emit(s, "S2R R%u, %s\n", r32(r), sreg[below(r, 22)]);
       else if (below(r, 2))
          emit(s, "MOV.%s R%u, R%u\n", wide ? "U64" : "U32", wide ? r64(r) : r32(r),
               wide ? r64(r) : r32(r));
@@ -283,8 +293,22 @@ static void random_block(struct src *s, struct rng *r, unsigned depth, bool in_l
    }
 }
 
+/* Stores every register and predicate of every thread of the launch
+ * (workgroups of THREADS threads, GROUPS of them) and ends. */
+static void emit_epilogue(struct src *s)
+{
+   emit(s, "S2R R56, SR_TID_FLAT\nS2R R57, SR_CTAID_X\nIMAD.U32 R56, R57, %u, R56\n", THREADS);
+   emit(s, "LDC.U64 R60, c[0][RZ]\nIMADW.U32 R60, R56, %u, R60\n", OUT_WORDS * 4);
+   for (unsigned i = 1; i < 32; i++)
+      emit(s, "ST.GLOBAL.U32 [R60+%u], R%u\n", 4 * (i - 1), i);
+   emit(s, "MOV.U32 R59, 1\n");
+   for (unsigned p = 0; p < 7; p++)
+      emit(s, "SEL.U32 R58, R59, RZ, P%u\nST.GLOBAL.U32 [R60+%u], R58\n", p, 4 * (31 + p));
+   emit(s, "EXIT\n");
+}
+
 /* Seeds registers from the lane, runs the random body, then stores every
- * register and predicate of every lane. */
+ * register and predicate of every thread. */
 static void random_program(struct src *s, struct rng *r)
 {
    s->len = 0;
@@ -313,13 +337,7 @@ static void random_program(struct src *s, struct rng *r)
          random_block(s, r, 0, false);
       }
    }
-   emit(s, "LDC.U64 R60, c[0][RZ]\nIMADW.U32 R60, R0, %u, R60\n", OUT_WORDS * 4);
-   for (unsigned i = 1; i < 32; i++)
-      emit(s, "ST.GLOBAL.U32 [R60+%u], R%u\n", 4 * (i - 1), i);
-   emit(s, "MOV.U32 R59, 1\n");
-   for (unsigned p = 0; p < 7; p++)
-      emit(s, "SEL.U32 R58, R59, RZ, P%u\nST.GLOBAL.U32 [R60+%u], R58\n", p, 4 * (31 + p));
-   emit(s, "EXIT\n");
+   emit_epilogue(s);
 }
 
 static const enum ppu_counter compared[] = {
@@ -334,7 +352,7 @@ static const enum ppu_counter compared[] = {
 };
 
 struct run {
-   uint32_t out[32 * OUT_WORDS];
+   uint32_t out[THREADS * GROUPS * OUT_WORDS];
    uint32_t scratch[SCRATCH_WORDS];
    bool ok;
    struct ppu_fault fault;
@@ -361,6 +379,12 @@ static void run_on(enum ppu_sm_exec exec, uint32_t icache_lines, const char *tex
    uint64_t prog = hwc_program(&h, text);
    struct ppu_qmd q;
    hwc_qmd_defaults(&h, &q, prog);
+   /* Two warps a workgroup in a 3D shape and two workgroups, so every
+    * special register has more than one value. */
+   q.workgroup_size[0] = 8;
+   q.workgroup_size[1] = 4;
+   q.workgroup_size[2] = THREADS / 32;
+   q.grid_size[0] = GROUPS;
    out->ok = hwc_launch(&h, &q, 0, &out->fault);
    hwt_read(&h.t.mem, h.t.pd, h.out_va, out->out, sizeof(out->out));
    hwt_read(&h.t.mem, h.t.pd, h.out_va + SCRATCH_OFFSET, out->scratch, sizeof(out->scratch));
@@ -448,10 +472,7 @@ TEST_CASE(single_instructions_match_the_interpreter)
       /* Lanes 0..3 of R1/R2: zeros of both signs, infinity and a NaN. */
       emit(&s, "ISETP.LT.U32 P5, R0, 4, PT\n@P5 SHL.U32 R1, R0, 30\n@P5 SHL.U32 R2, R0, 31\n");
       emit(&s, "%s\n", insns[n]);
-      emit(&s, "LDC.U64 R60, c[0][RZ]\nIMADW.U32 R60, R0, %u, R60\n", OUT_WORDS * 4);
-      for (unsigned i = 1; i < 32; i++)
-         emit(&s, "ST.GLOBAL.U32 [R60+%u], R%u\n", 4 * (i - 1), i);
-      emit(&s, "MOV.U32 R59, 1\nSEL.U32 R58, R59, RZ, P0\nST.GLOBAL.U32 [R60+124], R58\nEXIT\n");
+      emit_epilogue(&s);
       run_on(PPU_SM_EXEC_INTERP, 256, s.text, &interp);
       run_on(PPU_SM_EXEC_JIT, 256, s.text, &jit);
       for (unsigned i = 0; i < sizeof(interp.out) / 4; i++) {
@@ -470,10 +491,10 @@ TEST_CASE(every_native_opcode_is_covered_by_the_generator)
    /* The generator above must reach each instruction the translator runs
     * natively; a new native opcode without a case here fails this. */
    static const char *const covered[] = {
-       "NOP",   "MOV",  "SEL",  "IADD", "ISUB", "IMUL", "IMIN",  "IMAX", "IABS",   "INEG",
-       "ISETP", "AND",  "OR",   "XOR",  "NOT",  "SHL",  "SHR",   "POPC", "IMULHI", "IMAD",
-       "PLOP",  "BRA",  "SSY",  "PBK",  "PCNT", "SYNC", "BRK",   "CONT", "LDC",    "FADD",
-       "FSUB",  "FMUL", "FFMA", "FDIV", "FMIN", "FMAX", "FSETP", "MUFU"};
+       "NOP",  "MOV",  "SEL",  "IADD",  "ISUB", "IMUL", "IMIN", "IMAX",   "IABS", "INEG", "ISETP",
+       "AND",  "OR",   "XOR",  "NOT",   "SHL",  "SHR",  "POPC", "IMULHI", "IMAD", "PLOP", "BRA",
+       "SSY",  "PBK",  "PCNT", "SYNC",  "BRK",  "CONT", "LDC",  "FADD",   "FSUB", "FMUL", "FFMA",
+       "FDIV", "FMIN", "FMAX", "FSETP", "MUFU", "LD",   "ST",   "S2R"};
    for (unsigned op = 0; op < PPU_OP_COUNT; op++) {
       struct ppu_insn_fields f;
       ppu_insn_fields_init(&f, (enum ppu_op)op);

@@ -133,6 +133,9 @@ bool ppu_jit_is_native(const struct ppu_insn_fields *f)
       return true;
    case PPU_OP_LDC:
       return f->ra == PPU_RZ; /* uniform address; per-lane ones stay interpreted */
+   case PPU_OP_S2R:
+      /* The clock reads the timer: the interpreter's. */
+      return f->imm < PPU_SR_CLOCK_LO;
    case PPU_OP_LD:
    case PPU_OP_ST:
       /* Global 32- and 64-bit accesses; the other spaces, widths and
@@ -620,6 +623,105 @@ static void emit_ldc(struct gen *g, const struct ppu_insn_fields *f, LLVMValueRe
    }
 }
 
+/* A u32 field of the grid, in every lane. */
+static LLVMValueRef grid_u32(struct gen *g, size_t offset)
+{
+   LLVMValueRef grid = state_field(g, offsetof(struct ppu_jit_state, grid), g->ptr);
+   return broadcast(g, load(g, g->i32, byte_ptr(g, grid, offset), g->tbaa_state, 4));
+}
+
+/* S2R: the special registers as sm_alu.c's sreg_value computes them. */
+static void emit_s2r(struct gen *g, const struct ppu_insn_fields *f, LLVMValueRef exec)
+{
+   LLVMValueRef lanes[PPU_WARP_SIZE];
+   for (unsigned l = 0; l < PPU_WARP_SIZE; l++)
+      lanes[l] = c32(g, l);
+   LLVMValueRef lane = LLVMConstVector(lanes, PPU_WARP_SIZE);
+   LLVMValueRef warp = broadcast(g, warp_field(g, offsetof(struct ppu_warp, warp_in_wg), g->i32));
+   LLVMValueRef t =
+       LLVMBuildAdd(g->b, LLVMBuildMul(g->b, warp, splat(c32(g, PPU_WARP_SIZE)), ""), lane, "");
+   LLVMValueRef bit = LLVMBuildShl(g->b, splat(c32(g, 1)), lane, "");
+   LLVMValueRef below = LLVMBuildSub(g->b, bit, splat(c32(g, 1)), "");
+   size_t wgs = offsetof(struct ppu_grid, workgroup_size);
+   LLVMValueRef r;
+   switch (f->imm) {
+   case PPU_SR_TID_X:
+      r = LLVMBuildURem(g->b, t, grid_u32(g, wgs), "");
+      break;
+   case PPU_SR_TID_Y:
+      r = LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, t, grid_u32(g, wgs), ""), grid_u32(g, wgs + 4),
+                        "");
+      break;
+   case PPU_SR_TID_Z:
+      r = LLVMBuildUDiv(g->b, t, LLVMBuildMul(g->b, grid_u32(g, wgs), grid_u32(g, wgs + 4), ""),
+                        "");
+      break;
+   case PPU_SR_CTAID_X:
+   case PPU_SR_CTAID_Y:
+   case PPU_SR_CTAID_Z: {
+      LLVMValueRef sm = state_field(g, offsetof(struct ppu_jit_state, sm), g->ptr);
+      LLVMValueRef wgs_base =
+          load(g, g->ptr, byte_ptr(g, sm, offsetof(struct ppu_sm, wg)), g->tbaa_state, 8);
+      LLVMValueRef slot = warp_field(g, offsetof(struct ppu_warp, wg_slot), g->i32);
+      LLVMValueRef off = LLVMBuildAdd(
+          g->b,
+          LLVMBuildMul(g->b, LLVMBuildZExt(g->b, slot, g->i64, ""),
+                       c64(g, sizeof(struct ppu_workgroup)), ""),
+          c64(g, offsetof(struct ppu_workgroup, id) + 4 * (f->imm - PPU_SR_CTAID_X)), "");
+      LLVMValueRef p = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), wgs_base, &off, 1, "");
+      r = broadcast(g, load(g, g->i32, p, g->tbaa_state, 4));
+      break;
+   }
+   case PPU_SR_NTID_X:
+   case PPU_SR_NTID_Y:
+   case PPU_SR_NTID_Z:
+      r = grid_u32(g, wgs + 4 * (f->imm - PPU_SR_NTID_X));
+      break;
+   case PPU_SR_NCTAID_X:
+   case PPU_SR_NCTAID_Y:
+   case PPU_SR_NCTAID_Z:
+      r = grid_u32(g, offsetof(struct ppu_grid, grid_size) + 4 * (f->imm - PPU_SR_NCTAID_X));
+      break;
+   case PPU_SR_LANEID:
+      r = lane;
+      break;
+   case PPU_SR_WARPID:
+      r = warp;
+      break;
+   case PPU_SR_NWARPS:
+      r = grid_u32(g, offsetof(struct ppu_grid, warps_per_workgroup));
+      break;
+   case PPU_SR_TID_FLAT:
+      r = t;
+      break;
+   case PPU_SR_LANEMASK_EQ:
+      r = bit;
+      break;
+   case PPU_SR_LANEMASK_LT:
+      r = below;
+      break;
+   case PPU_SR_LANEMASK_LE:
+      r = LLVMBuildOr(g->b, bit, below, "");
+      break;
+   case PPU_SR_LANEMASK_GT:
+      r = LLVMBuildNot(g->b, LLVMBuildOr(g->b, bit, below, ""), "");
+      break;
+   case PPU_SR_LANEMASK_GE:
+      r = LLVMBuildNot(g->b, below, "");
+      break;
+   case PPU_SR_SMID: {
+      LLVMValueRef sm = state_field(g, offsetof(struct ppu_jit_state, sm), g->ptr);
+      r = broadcast(
+          g, load(g, g->i32, byte_ptr(g, sm, offsetof(struct ppu_sm, id)), g->tbaa_state, 4));
+      break;
+   }
+   default: /* unknown numbers read 0 (sm_alu.c) */
+      r = LLVMConstNull(g->v32i32);
+      break;
+   }
+   set_reg32(g, f->rd, r, exec);
+}
+
 static void emit_native(struct gen *g, const struct ppu_insn_fields *f)
 {
    LLVMValueRef exec = exec_mask(g, f);
@@ -629,6 +731,9 @@ static void emit_native(struct gen *g, const struct ppu_insn_fields *f)
       return;
    case PPU_OP_LDC:
       emit_ldc(g, f, exec);
+      return;
+   case PPU_OP_S2R:
+      emit_s2r(g, f, exec);
       return;
    case PPU_OP_PLOP: {
       LLVMValueRef p = pred(g, f->ps), q = pred(g, f->ps2);
