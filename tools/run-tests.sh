@@ -20,7 +20,7 @@ echo "== release: API tests and samples with every SM program translated (docs/j
 # every kind (compute, graphics, ray queries and pipelines). The hw.*.jit
 # tests and hw.test_jit_differential already ran above.
 VKPPU_SM_EXEC=jit ctest --test-dir build -j "$jobs" --output-on-failure \
-  -R '^(api\.(graphics|graphics_features|graphics_msaa|graphics_passes|ray_query|ray_tracing_stack|vulkan12|compute_features|sync|texture_anisotropy|image_sampling)|sample\.(rq_ambient_occlusion|rt_reflections|rq_shadows\.frames|hybrid_shadows\.xcb)\.vkppu|sample\.texture_checkerboard)$' \
+  -R '^(api\.(graphics|graphics_features|graphics_msaa|graphics_passes|ray_query|ray_tracing_stack|vulkan12|compute_features|compute_faults|sync|texture_anisotropy|image_sampling)|sample\.(rq_ambient_occlusion|rt_reflections|rq_shadows\.frames|hybrid_shadows\.xcb)\.vkppu|sample\.texture_checkerboard)$' \
   || status=1
 
 echo "== ASan+UBSan build + tests"

@@ -394,9 +394,10 @@ static void mul_extended64(struct xl_ctx *c, uint32_t a, uint32_t b, bool is_sig
 
 /* The shape OpUMulExtended, OpSMulExtended, OpIAddCarry and OpISubBorrow
  * share: two integer operands of one type, a struct of two members of that
- * type. False (translation failed) otherwise. */
-static bool pair_of_operand_type(struct xl_ctx *c, const struct spirv_inst *inst,
-                                 struct xl_scalar *s, const char *what)
+ * type. Gets the operands and the result (components 0..n-1 the first
+ * member, n..2n-1 the second); false (translation failed) otherwise. */
+static bool pair_operands(struct xl_ctx *c, const struct spirv_inst *inst, const char *what,
+                          struct xl_scalar *s, struct xl_val *a, struct xl_val *b, struct xl_val *d)
 {
    uint32_t ta = spirv_id_type(c->m, xl_word(c, inst, 0));
    const struct spirv_type *rt = spirv_type(c->m, inst->result_type);
@@ -411,7 +412,10 @@ static bool pair_of_operand_type(struct xl_ctx *c, const struct spirv_inst *inst
               what);
       return false;
    }
-   return true;
+   *a = xl_get(c, xl_word(c, inst, 0));
+   *b = xl_get(c, xl_word(c, inst, 1));
+   *d = xl_new_val(c, inst->result_type);
+   return !c->failed && b->count == a->count && d->count == 2 * a->count;
 }
 
 /* OpIAddCarry / OpISubBorrow (SPIR-V 3.52.13): a struct of the modular sum
@@ -420,13 +424,10 @@ static bool pair_of_operand_type(struct xl_ctx *c, const struct spirv_inst *inst
 static void add_carry(struct xl_ctx *c, const struct spirv_inst *inst, bool sub)
 {
    struct xl_scalar s;
-   if (!pair_of_operand_type(c, inst, &s, sub ? "OpISubBorrow" : "OpIAddCarry"))
+   struct xl_val a, b, d;
+   if (!pair_operands(c, inst, sub ? "OpISubBorrow" : "OpIAddCarry", &s, &a, &b, &d))
       return;
-   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
-   struct xl_val d = xl_new_val(c, inst->result_type);
    uint32_t n = a.count;
-   if (c->failed || b.count != n || d.count != 2 * n)
-      return;
    if (s.width == 64) {
       /* GLSL has no 64-bit uaddCarry; not written until a test can use it. */
       xl_fail(c, "unsupported: 64-bit %s", sub ? "OpISubBorrow" : "OpIAddCarry");
@@ -469,13 +470,10 @@ static void add_carry(struct xl_ctx *c, const struct spirv_inst *inst, bool sub)
 static void mul_extended(struct xl_ctx *c, const struct spirv_inst *inst, bool is_signed)
 {
    struct xl_scalar s;
-   if (!pair_of_operand_type(c, inst, &s, "multiply-extended"))
+   struct xl_val a, b, d;
+   if (!pair_operands(c, inst, "multiply-extended", &s, &a, &b, &d))
       return;
-   struct xl_val a = xl_get(c, xl_word(c, inst, 0)), b = xl_get(c, xl_word(c, inst, 1));
-   struct xl_val d = xl_new_val(c, inst->result_type);
    uint32_t n = a.count;
-   if (c->failed || b.count != n || d.count != 2 * n)
-      return;
    enum ppu_type t = is_signed ? PPU_TYPE_S32 : PPU_TYPE_U32;
    for (uint32_t k = 0; k < n; k++) {
       uint32_t x = xl_comp(c, a, k), y = xl_comp(c, b, k);

@@ -112,6 +112,35 @@ TEST_CASE(conversions_honour_every_rounding_mode_and_saturate)
    hwc_finish(&h);
 }
 
+/* A NaN result is the canonical 0x7fffffff whatever the operands' payloads
+ * and signs, and FMIN/FMAX order -0 below +0 in either operand order
+ * (docs/isa.md): results never depend on the host's choices. */
+TEST_CASE(nan_results_are_canonical_and_min_max_order_signed_zeros)
+{
+   static struct hwc h;
+   REQUIRE(hwc_init(&h, NULL));
+   const char *src = "MOV R1, 0xff800001\nMOV R2, 0x7fc12345\n" /* payload NaNs */
+                     "MOV R3, 0x7f800000\nMOV R4, 0xff800000\n" /* +inf, -inf */
+                     "MOV R5, 0x80000000\nMOV R6, 0\n"          /* -0, +0 */
+                     "FADD.F32 R12, R1, R2\nFMUL.F32 R13, R2, R1\nFADD.F32 R14, R3, R4\n"
+                     "FFMA.F32 R15, R2, R3, R1\nFMIN.F32 R16, R1, R2\nMUFU.SQRT.F32 R17, R4\n"
+                     "FMIN.F32 R18, R5, R6\nFMIN.F32 R19, R6, R5\n"
+                     "FMAX.F32 R24, R5, R6\nFMAX.F32 R25, R6, R5\n"
+                     "MOV.U64 R20, 0\nMOV R21, 0xfff80000\nFADD.F64 R22, R20, R20\n"
+                     "LDC.U64 R60, c[0][RZ]\n"
+                     "ST.GLOBAL.B128 [R60], R12\nST.GLOBAL.B128 [R60+16], R16\n"
+                     "ST.GLOBAL.B128 [R60+32], R24\nST.GLOBAL.U64 [R60+48], R22\nEXIT\n";
+   REQUIRE(hwc_run_simple(&h, src, 1));
+   for (unsigned i = 0; i < 6; i++)
+      CHECK_EQ_U64(hwc_out32(&h, i), 0x7fffffffu);
+   CHECK_EQ_U64(hwc_out32(&h, 6), 0x80000000u);           /* min(-0, +0) */
+   CHECK_EQ_U64(hwc_out32(&h, 7), 0x80000000u);           /* min(+0, -0) */
+   CHECK_EQ_U64(hwc_out32(&h, 8), 0);                     /* max(-0, +0) */
+   CHECK_EQ_U64(hwc_out32(&h, 9), 0);                     /* max(+0, -0) */
+   CHECK_EQ_U64(hwc_out64(&h, 6), 0x7fffffffffffffffull); /* F64 NaN + NaN */
+   hwc_finish(&h);
+}
+
 TEST_CASE(f64_arithmetic_uses_register_pairs)
 {
    static struct hwc h;

@@ -16,6 +16,10 @@
 #define JIT_PROGRAMS_MAX 256u
 /* The longest program the discovery follows (1 MiB of code). */
 #define JIT_INSNS_MAX 65536u
+/* The longest program translated: LLVM's time grows faster than the
+ * program (660 instructions took 1–2 s here), so a longer one would stall
+ * its worker for tens of seconds; it stays on the interpreter. */
+#define JIT_TRANSLATE_MAX 4096u
 
 enum program_state {
    PROGRAM_PENDING,   /* interpreted; counting toward the threshold */
@@ -184,6 +188,8 @@ static void translate(struct ppu_jit_program *p)
    char err[256] = "";
    if (!r || !count || !words || !insn)
       problem = "no host memory, or the program cannot be read";
+   else if (count > JIT_TRANSLATE_MAX)
+      problem = "longer than the 4096 instructions the translator takes";
    else if (!read_words(r, p->va, words, (uint64_t)count * PPU_INSN_BYTES))
       problem = "the program's pages cannot be read as one range";
    if (!problem) {

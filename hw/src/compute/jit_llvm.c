@@ -94,8 +94,18 @@ static bool float_op(unsigned op)
           op == PPU_OP_MUFU;
 }
 
+/* The flow instructions the translator runs natively in their common case
+ * (a uniform branch, a push, a pop of a live entry). */
+static bool flow_op(unsigned op)
+{
+   return op == PPU_OP_BRA || op == PPU_OP_SSY || op == PPU_OP_PBK || op == PPU_OP_PCNT ||
+          op == PPU_OP_SYNC || op == PPU_OP_BRK || op == PPU_OP_CONT;
+}
+
 bool ppu_jit_is_native(const struct ppu_insn_fields *f)
 {
+   if (flow_op(f->op))
+      return true;
    /* MUFU: the correctly rounded ones; EX2, LG2, SIN and COS are the host
     * libm's and stay with the interpreter. */
    if (float_op(f->op))
@@ -123,13 +133,6 @@ bool ppu_jit_is_native(const struct ppu_insn_fields *f)
    case PPU_OP_IMULHI:
    case PPU_OP_IMAD:
    case PPU_OP_PLOP:
-   case PPU_OP_BRA:
-   case PPU_OP_SSY:
-   case PPU_OP_PBK:
-   case PPU_OP_PCNT:
-   case PPU_OP_SYNC:
-   case PPU_OP_BRK:
-   case PPU_OP_CONT:
       return true;
    case PPU_OP_LDC:
       return f->ra == PPU_RZ; /* uniform address; per-lane ones stay interpreted */
@@ -151,20 +154,8 @@ bool ppu_jit_is_native(const struct ppu_insn_fields *f)
  * reconvergence stack, and each has a slow path through the interpreter. */
 static bool ends_block(const struct ppu_insn_fields *f)
 {
-   switch ((enum ppu_op)f->op) {
-   case PPU_OP_LD: /* may fault: everything before it is booked first */
-   case PPU_OP_ST:
-   case PPU_OP_BRA:
-   case PPU_OP_SSY:
-   case PPU_OP_PBK:
-   case PPU_OP_PCNT:
-   case PPU_OP_SYNC:
-   case PPU_OP_BRK:
-   case PPU_OP_CONT:
-      return true;
-   default:
-      return false;
-   }
+   /* LD/ST may fault: everything before them is booked first. */
+   return flow_op(f->op) || f->op == PPU_OP_LD || f->op == PPU_OP_ST;
 }
 
 /* --- Code generation -------------------------------------------------------- */
