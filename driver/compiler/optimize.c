@@ -242,23 +242,113 @@ done:
    free(value);
 }
 
+/* A plain register copy: unguarded MOV d, s of whole vregs of one size. */
+static bool is_plain_copy(const struct ir_program *p, const struct ir_insn *in)
+{
+   if (in->is_label || in->f.op != PPU_OP_MOV || in->f.b_imm || !in->dst || !in->src[1] ||
+       reads_predicates(in) || in->part[0] || in->part[2] ||
+       p->vreg_size[in->dst] != p->vreg_size[in->src[1]])
+      return false;
+   /* A 32-bit move out of the low half of a pair is not a copy. */
+   return (in->f.type == PPU_TYPE_U64) == (p->vreg_size[in->src[1]] == 2);
+}
+
 /* MOV d, s where both have a single definition: uses of d read s. */
 static void propagate_copies(struct ir_program *p, const struct counts *c, uint32_t *repl)
 {
    for (uint32_t i = 0; i < p->insn_count; i++) {
       const struct ir_insn *in = &p->insns[i];
-      if (in->is_label || in->f.op != PPU_OP_MOV || in->f.b_imm || !in->dst || !in->src[1] ||
-          reads_predicates(in) || in->part[0] || in->part[2])
-         continue;
-      uint32_t s = in->src[1];
-      if (c->defs[in->dst] != 1 || c->defs[s] != 1 || p->vreg_size[in->dst] != p->vreg_size[s])
-         continue;
-      /* A 32-bit move out of the low half of a pair is not a copy. */
-      if ((in->f.type == PPU_TYPE_U64) != (p->vreg_size[s] == 2))
-         continue;
-      repl[in->dst] = s;
+      if (is_plain_copy(p, in) && c->defs[in->dst] == 1 && c->defs[in->src[1]] == 1)
+         repl[in->dst] = in->src[1];
    }
    apply_replacements(p, repl);
+}
+
+/* MOV d, v where v is written more than once (a promoted variable or a
+ * phi) and d once: when every use of d follows in the same basic block
+ * before v is written again, those uses read v and the move dies. This is
+ * the copy a load of a variable leaves behind (propagate_copies takes only
+ * single-definition sources). */
+static void forward_variable_reads(struct ir_program *p, const struct counts *c)
+{
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      const struct ir_insn *mov = &p->insns[i];
+      if (!is_plain_copy(p, mov) || c->defs[mov->dst] != 1 || c->defs[mov->src[1]] == 1)
+         continue;
+      uint32_t d = mov->dst, v = mov->src[1], seen = 0, end = i + 1;
+      bool clean = true;
+      for (; end < p->insn_count && seen < c->uses[d]; end++) {
+         const struct ir_insn *in = &p->insns[end];
+         if (in->is_label)
+            break;
+         for (int s = 0; s < 3; s++) {
+            if (in->src[s] == d) {
+               seen++;
+               clean &= in->part[s + 1] == 0;
+            }
+         }
+         /* Reads come before the write within one instruction. */
+         if (in->dst == v || ir_ends_block(in))
+            break;
+      }
+      if (seen != c->uses[d] || !clean)
+         continue;
+      for (uint32_t k = i + 1; k <= end && k < p->insn_count; k++)
+         for (int s = 0; s < 3; s++)
+            if (p->insns[k].src[s] == d)
+               p->insns[k].src[s] = v;
+   }
+}
+
+/* X t, ...; MOV v, t where t is written once and read only by the move, in
+ * one basic block with v neither read nor written in between: X writes v
+ * directly. This is the copy a store to a variable leaves behind. The
+ * moves that become unneeded are removed. */
+static void coalesce_variable_writes(struct ir_program *p, const struct counts *c)
+{
+   uint32_t *def_at = malloc(p->vreg_count * sizeof(uint32_t));
+   bool *drop = calloc(p->insn_count ? p->insn_count : 1, sizeof(bool));
+   if (!def_at || !drop)
+      goto done;
+   for (uint32_t v = 0; v < p->vreg_count; v++)
+      def_at[v] = UINT32_MAX;
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      const struct ir_insn *in = &p->insns[i];
+      if (!in->is_label && in->dst && c->defs[in->dst] == 1)
+         def_at[in->dst] = i;
+   }
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      struct ir_insn *mov = &p->insns[i];
+      if (!is_plain_copy(p, mov) || c->defs[mov->src[1]] != 1 || c->uses[mov->src[1]] != 1)
+         continue;
+      uint32_t t = mov->src[1], v = mov->dst, at = def_at[t];
+      if (at == UINT32_MAX || at >= i)
+         continue;
+      struct ir_insn *x = &p->insns[at];
+      if (x->part[0] || (x->f.guard & 7u) != PPU_PT || x->frame_fixup || ir_ends_block(x))
+         continue;
+      bool ok = true;
+      for (uint32_t k = at + 1; k < i && ok; k++) {
+         const struct ir_insn *in = &p->insns[k];
+         ok = !ir_ends_block(in) && !drop[k] && in->dst != v;
+         for (int s = 0; s < 3 && ok; s++)
+            ok = in->src[s] != v;
+      }
+      for (int s = 0; s < 3 && ok; s++)
+         ok = x->src[s] != t;
+      if (!ok)
+         continue;
+      x->dst = v;
+      drop[i] = true;
+   }
+   uint32_t out = 0;
+   for (uint32_t i = 0; i < p->insn_count; i++)
+      if (!drop[i])
+         p->insns[out++] = p->insns[i];
+   p->insn_count = out;
+done:
+   free(def_at);
+   free(drop);
 }
 
 static bool same_computation(const struct ir_insn *a, const struct ir_insn *b)
@@ -429,6 +519,20 @@ bool ir_optimize(struct ir_program *p, bool promote_locals)
    propagate_constants(p, &c);
    eliminate_common_subexpressions(p, &c, repl);
    free_counts(&c);
+   for (int round = 0; round < 2; round++) {
+      if (!count(p, &c)) {
+         free_counts(&c);
+         break;
+      }
+      forward_variable_reads(p, &c);
+      free_counts(&c);
+      if (!count(p, &c)) {
+         free_counts(&c);
+         break;
+      }
+      coalesce_variable_writes(p, &c);
+      free_counts(&c);
+   }
    eliminate_dead_code(p);
    ir_coalesce_register_groups(p);
    free(repl);
