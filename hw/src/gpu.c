@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compute/compute_engine.h"
+#include "compute/jit.h"
 #include "copy_engine.h"
 #include "counter_block.h"
 #include "front_end.h"
@@ -135,6 +136,11 @@ void ppu_gpu_vram_discard(struct ppu_gpu *gpu, uint64_t pa, uint64_t size)
 uint64_t ppu_gpu_timer_ns(const struct ppu_gpu *gpu)
 {
    return ppu_timer_read_ns(&gpu->timer);
+}
+
+void ppu_gpu_jit_stats(struct ppu_gpu *gpu, struct ppu_gpu_jit_stats *out)
+{
+   ppu_jit_stats(gpu->compute.jit, out);
 }
 
 void ppu_gpu_set_interrupt_handler(struct ppu_gpu *gpu, ppu_interrupt_fn fn, void *user)

@@ -126,6 +126,15 @@ void ppu_gpu_vram_discard(struct ppu_gpu *gpu, uint64_t pa, uint64_t size);
 /* GPU timer in nanoseconds since the chip was created (PTIMER). */
 uint64_t ppu_gpu_timer_ns(const struct ppu_gpu *gpu);
 
+/* The functional model's program translator (sm.exec, docs/jit.md): host
+ * bookkeeping of the simulator, not a counter of the chip. */
+struct ppu_gpu_jit_stats {
+   uint32_t translated; /* programs with host code */
+   uint32_t failed;     /* programs that stay interpreted for good */
+   uint32_t waiting;    /* programs queued for or under translation */
+};
+void ppu_gpu_jit_stats(struct ppu_gpu *gpu, struct ppu_gpu_jit_stats *out);
+
 /* --- Interrupts ----------------------------------------------------------- */
 enum ppu_interrupt {
    PPU_INTR_SEMAPHORE = 1, /* a SEM_EXECUTE with AWAKEN completed */

@@ -36,7 +36,7 @@ struct ppu_jit_program {
    _Atomic uint64_t issued;
    _Atomic int state;
    _Atomic(ppu_jit_fn) fn;
-   pthread_mutex_t translating; /* held while translating, so a launch can wait for it */
+   pthread_mutex_t words_lock; /* words and count: set by the translation, read at launches */
    struct ppu_jit_code *code;
    uint32_t *words; /* the instructions translated, as read from memory */
    uint32_t count;
@@ -52,6 +52,13 @@ struct ppu_jit {
    struct ppu_jit_program *program[JIT_PROGRAMS_MAX];
    uint32_t count;
    uint64_t launches;
+   /* The translator thread (auto): programs waiting for it, oldest first,
+    * each holding a reference; all under lock. */
+   pthread_t thread;
+   bool thread_started, stopping;
+   pthread_cond_t wake;
+   struct ppu_jit_program *queue[JIT_PROGRAMS_MAX];
+   uint32_t queued;
 };
 
 struct ppu_jit *ppu_jit_create(const struct ppu_gpu_config *cfg, struct ppu_mmu *mmu)
@@ -63,6 +70,7 @@ struct ppu_jit *ppu_jit_create(const struct ppu_gpu_config *cfg, struct ppu_mmu 
    if (!jit)
       return NULL;
    pthread_mutex_init(&jit->lock, NULL);
+   pthread_cond_init(&jit->wake, NULL);
    jit->mmu = mmu;
    jit->mode = cfg->sm_exec;
    jit->threshold = cfg->sm_exec == PPU_SM_EXEC_JIT ? 0 : cfg->jit_threshold;
@@ -75,7 +83,7 @@ void ppu_jit_program_put(struct ppu_jit_program *p)
    if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
       return;
    ppu_jit_code_free(p->code);
-   pthread_mutex_destroy(&p->translating);
+   pthread_mutex_destroy(&p->words_lock);
    free(p->words);
    free(p);
 }
@@ -84,8 +92,19 @@ void ppu_jit_destroy(struct ppu_jit *jit)
 {
    if (!jit)
       return;
+   /* A translation under way finishes (LLVM cannot be interrupted); the
+    * queued ones are dropped. */
+   pthread_mutex_lock(&jit->lock);
+   jit->stopping = true;
+   pthread_cond_signal(&jit->wake);
+   pthread_mutex_unlock(&jit->lock);
+   if (jit->thread_started)
+      pthread_join(jit->thread, NULL);
+   for (uint32_t i = 0; i < jit->queued; i++)
+      ppu_jit_program_put(jit->queue[i]);
    for (uint32_t i = 0; i < jit->count; i++)
       ppu_jit_program_put(jit->program[i]);
+   pthread_cond_destroy(&jit->wake);
    pthread_mutex_destroy(&jit->lock);
    free(jit);
 }
@@ -177,54 +196,106 @@ out:
    return count;
 }
 
-static void translate(struct ppu_jit_program *p)
+/* The program's instructions, read and decoded (first part of a
+ * translation; needs the chip's memory, so it runs while the chip exists).
+ * Keeps the bytes in p->words for the launch-time comparison. NULL with the
+ * reason in *problem. */
+static struct ppu_icache_insn *read_program(struct ppu_jit_program *p, const char **problem)
 {
    struct ppu_jit *jit = p->jit;
    struct reader *r = reader_new(jit->mmu, p->pd_pa);
    uint32_t count = r ? discover(r, p->va, p->register_count) : 0;
    uint32_t *words = count ? malloc((size_t)count * PPU_INSN_BYTES) : NULL;
    struct ppu_icache_insn *insn = count ? calloc(count, sizeof(*insn)) : NULL;
+   *problem = NULL;
+   if (!r || !count || !words || !insn)
+      *problem = "no host memory, or the program cannot be read";
+   else if (count > JIT_TRANSLATE_MAX)
+      *problem = "longer than the 4096 instructions the translator takes";
+   else if (!read_words(r, p->va, words, (uint64_t)count * PPU_INSN_BYTES))
+      *problem = "the program's pages cannot be read as one range";
+   free(r);
+   if (*problem) {
+      free(words);
+      free(insn);
+      return NULL;
+   }
+   for (uint32_t i = 0; i < count; i++) {
+      struct ppu_icache_insn *in = &insn[i];
+      if (ppu_insn_decode(&words[i * PPU_INSN_WORDS], &in->f, &in->illegal))
+         in->illegal = ppu_insn_check_operands(&in->f, p->register_count);
+   }
+   pthread_mutex_lock(&p->words_lock);
+   p->words = words;
+   p->count = count;
+   pthread_mutex_unlock(&p->words_lock);
+   return insn;
+}
+
+/* Translates p (state COMPILING) and publishes the result. The LLVM part
+ * needs nothing of the chip but the decoded instructions. */
+static void translate(struct ppu_jit_program *p)
+{
    const char *problem = NULL;
    char err[256] = "";
-   if (!r || !count || !words || !insn)
-      problem = "no host memory, or the program cannot be read";
-   else if (count > JIT_TRANSLATE_MAX)
-      problem = "longer than the 4096 instructions the translator takes";
-   else if (!read_words(r, p->va, words, (uint64_t)count * PPU_INSN_BYTES))
-      problem = "the program's pages cannot be read as one range";
-   if (!problem) {
-      for (uint32_t i = 0; i < count; i++) {
-         struct ppu_icache_insn *in = &insn[i];
-         if (ppu_insn_decode(&words[i * PPU_INSN_WORDS], &in->f, &in->illegal))
-            in->illegal = ppu_insn_check_operands(&in->f, p->register_count);
-      }
-      struct ppu_jit_source src = {
-          .program_va = p->va, .icache_lines = jit->icache_lines, .count = count, .insn = insn};
+   struct ppu_icache_insn *insn = read_program(p, &problem);
+   if (insn) {
+      struct ppu_jit_source src = {.program_va = p->va,
+                                   .icache_lines = p->jit->icache_lines,
+                                   .count = p->count,
+                                   .insn = insn};
       ppu_jit_fn fn = NULL;
       p->code = ppu_jit_translate(&src, &fn, err, sizeof(err));
-      if (p->code) {
-         p->words = words;
-         p->count = count;
-         words = NULL;
+      if (p->code)
          atomic_store_explicit(&p->fn, fn, memory_order_release);
-      } else {
+      else
          problem = err;
-      }
    }
    if (problem)
       fprintf(stderr, "vkppu: the program at 0x%llx stays on the interpreter: %s\n",
               (unsigned long long)p->va, problem);
    atomic_store(&p->state, problem ? PROGRAM_FAILED : PROGRAM_READY);
    free(insn);
-   free(words);
-   free(r);
 }
 
-static void translate_locked(struct ppu_jit_program *p)
+/* The chip's translator thread: translates queued programs one at a time,
+ * oldest first, while the model goes on interpreting them. */
+static void *translator_main(void *arg)
 {
-   pthread_mutex_lock(&p->translating);
-   translate(p);
-   pthread_mutex_unlock(&p->translating);
+   struct ppu_jit *jit = arg;
+   pthread_mutex_lock(&jit->lock);
+   for (;;) {
+      while (!jit->queued && !jit->stopping)
+         pthread_cond_wait(&jit->wake, &jit->lock);
+      if (jit->stopping)
+         break;
+      struct ppu_jit_program *p = jit->queue[0];
+      memmove(&jit->queue[0], &jit->queue[1], --jit->queued * sizeof(jit->queue[0]));
+      pthread_mutex_unlock(&jit->lock);
+      translate(p);
+      ppu_jit_program_put(p);
+      pthread_mutex_lock(&jit->lock);
+   }
+   pthread_mutex_unlock(&jit->lock);
+   return NULL;
+}
+
+/* Hands p (state COMPILING) to the translator thread, starting it on first
+ * use. False when it cannot (no thread, or the queue is full): the caller
+ * translates p itself. */
+static bool enqueue(struct ppu_jit *jit, struct ppu_jit_program *p)
+{
+   pthread_mutex_lock(&jit->lock);
+   bool ok = !jit->stopping && jit->queued < JIT_PROGRAMS_MAX;
+   if (ok && !jit->thread_started)
+      ok = jit->thread_started = pthread_create(&jit->thread, NULL, translator_main, jit) == 0;
+   if (ok) {
+      atomic_fetch_add(&p->refs, 1);
+      jit->queue[jit->queued++] = p;
+      pthread_cond_signal(&jit->wake);
+   }
+   pthread_mutex_unlock(&jit->lock);
+   return ok;
 }
 
 ppu_jit_fn ppu_jit_program_code(struct ppu_jit_program *p, uint64_t issued)
@@ -240,7 +311,8 @@ ppu_jit_fn ppu_jit_program_code(struct ppu_jit_program *p, uint64_t issued)
    int expected = PROGRAM_PENDING;
    if (!atomic_compare_exchange_strong(&p->state, &expected, PROGRAM_COMPILING))
       return NULL;
-   translate_locked(p);
+   if (!enqueue(p->jit, p))
+      translate(p);
    return atomic_load_explicit(&p->fn, memory_order_acquire);
 }
 
@@ -248,7 +320,7 @@ ppu_jit_fn ppu_jit_program_code(struct ppu_jit_program *p, uint64_t issued)
  * nothing yet). */
 static bool still_matches(struct ppu_jit_program *p)
 {
-   pthread_mutex_lock(&p->translating); /* waits for a translation under way */
+   pthread_mutex_lock(&p->words_lock);
    bool same = true;
    if (p->words) {
       size_t bytes = (size_t)p->count * PPU_INSN_BYTES;
@@ -258,7 +330,7 @@ static bool still_matches(struct ppu_jit_program *p)
       free(now);
       free(r);
    }
-   pthread_mutex_unlock(&p->translating);
+   pthread_mutex_unlock(&p->words_lock);
    return same;
 }
 
@@ -287,6 +359,21 @@ static bool make_room(struct ppu_jit *jit)
    return true;
 }
 
+void ppu_jit_stats(struct ppu_jit *jit, struct ppu_gpu_jit_stats *out)
+{
+   memset(out, 0, sizeof(*out));
+   if (!jit)
+      return;
+   pthread_mutex_lock(&jit->lock);
+   for (uint32_t i = 0; i < jit->count; i++) {
+      int state = atomic_load(&jit->program[i]->state);
+      out->translated += state == PROGRAM_READY;
+      out->failed += state == PROGRAM_FAILED;
+      out->waiting += state == PROGRAM_COMPILING;
+   }
+   pthread_mutex_unlock(&jit->lock);
+}
+
 struct ppu_jit_program *ppu_jit_program_get(struct ppu_jit *jit, uint64_t pd_pa,
                                             uint64_t program_va, uint32_t register_count)
 {
@@ -312,7 +399,7 @@ struct ppu_jit_program *ppu_jit_program_get(struct ppu_jit *jit, uint64_t pd_pa,
       p->register_count = register_count;
       atomic_init(&p->refs, 1);
       atomic_init(&p->state, PROGRAM_PENDING);
-      pthread_mutex_init(&p->translating, NULL);
+      pthread_mutex_init(&p->words_lock, NULL);
       jit->program[jit->count++] = p;
       fresh = true;
    }
@@ -324,6 +411,6 @@ struct ppu_jit_program *ppu_jit_program_get(struct ppu_jit *jit, uint64_t pd_pa,
    int expected = PROGRAM_PENDING;
    if (p && fresh && jit->mode == PPU_SM_EXEC_JIT &&
        atomic_compare_exchange_strong(&p->state, &expected, PROGRAM_COMPILING))
-      translate_locked(p);
+      translate(p);
    return p;
 }

@@ -77,11 +77,14 @@ bool ppu_jit_available(void);
 struct ppu_jit_program *ppu_jit_program_get(struct ppu_jit *jit, uint64_t pd_pa,
                                             uint64_t program_va, uint32_t register_count);
 void ppu_jit_program_put(struct ppu_jit_program *p);
+/* What the chip's translator holds (ppu_gpu_jit_stats); zeros for NULL. */
+void ppu_jit_stats(struct ppu_jit *jit, struct ppu_gpu_jit_stats *out);
 
 /* The program's translated code, or NULL while it is interpreted.
  * issued: warp instructions the caller issued since its last call; with
  * sm.exec = auto the caller that carries the program past the threshold
- * translates it (other workers keep interpreting meanwhile). */
+ * hands it to the chip's translator thread and every worker keeps
+ * interpreting it until its code is ready. */
 ppu_jit_fn ppu_jit_program_code(struct ppu_jit_program *p, uint64_t issued);
 
 /* --- The translator (jit_llvm.c) ------------------------------------------ */
