@@ -351,6 +351,64 @@ done:
    free(drop);
 }
 
+/* SEL d, RZ, 1, !P0 (a comparison's result as a bool, xl_p0_to_bool). */
+static bool is_p0_to_bool(const struct ir_insn *in)
+{
+   return !in->is_label && in->f.op == PPU_OP_SEL && in->f.type == PPU_TYPE_U32 && in->dst &&
+          !in->src[0] && in->f.ra == PPU_RZ && in->f.b_imm && in->f.imm == 1 &&
+          in->f.ps == (0 | PPU_PRED_NEG) && (in->f.guard & 7u) == PPU_PT;
+}
+
+/* ISETP.NE P0, v, RZ, PT (a bool back into P0, xl_bool_to_p0). */
+static bool is_bool_to_p0(const struct ir_insn *in, uint32_t v)
+{
+   return !in->is_label && in->f.op == PPU_OP_ISETP && in->f.type == PPU_TYPE_U32 &&
+          in->f.subop == PPU_CMP_NE && in->src[0] == v && !in->src[1] && !in->f.b_imm &&
+          in->f.rb == PPU_RZ && in->f.pd == 0 && in->f.ps == PPU_PT && (in->f.guard & 7u) == PPU_PT;
+}
+
+/* A comparison turned into a bool and straight back into P0 (a branch on
+ * a compare): P0 still holds the value, so the second test goes (and the
+ * bool with it when nothing else reads it). Between the two only
+ * reconvergence pushes and instructions that leave P0 alone may stand. */
+static void drop_bool_round_trips(struct ir_program *p)
+{
+   uint32_t out = 0;
+   uint32_t sel = UINT32_MAX; /* index (in the output) of the last SEL seen */
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      const struct ir_insn *in = &p->insns[i];
+      if (sel != UINT32_MAX && is_bool_to_p0(in, p->insns[sel].dst))
+         continue;
+      if (is_p0_to_bool(in))
+         sel = out;
+      else if (in->is_label ||
+               (ir_ends_block(in) && in->f.op != PPU_OP_SSY && in->f.op != PPU_OP_PBK &&
+                in->f.op != PPU_OP_PCNT) ||
+               (in->f.pd & 7u) != PPU_PT || (sel != UINT32_MAX && in->dst == p->insns[sel].dst))
+         sel = UINT32_MAX;
+      p->insns[out++] = *in;
+   }
+   p->insn_count = out;
+}
+
+/* An unguarded BRA to the label right after it does nothing. */
+static void drop_branches_to_next(struct ir_program *p)
+{
+   uint32_t out = 0;
+   for (uint32_t i = 0; i < p->insn_count; i++) {
+      const struct ir_insn *in = &p->insns[i];
+      if (!in->is_label && in->f.op == PPU_OP_BRA && (in->f.guard & 7u) == PPU_PT) {
+         bool next = false;
+         for (uint32_t k = i + 1; k < p->insn_count && p->insns[k].is_label && !next; k++)
+            next = p->insns[k].label == in->label;
+         if (next)
+            continue;
+      }
+      p->insns[out++] = *in;
+   }
+   p->insn_count = out;
+}
+
 static bool same_computation(const struct ir_insn *a, const struct ir_insn *b)
 {
    return a->f.op == b->f.op && a->f.type == b->f.type && a->f.type2 == b->f.type2 &&
@@ -533,6 +591,8 @@ bool ir_optimize(struct ir_program *p, bool promote_locals)
       coalesce_variable_writes(p, &c);
       free_counts(&c);
    }
+   drop_bool_round_trips(p);
+   drop_branches_to_next(p);
    eliminate_dead_code(p);
    ir_coalesce_register_groups(p);
    free(repl);
