@@ -18,9 +18,11 @@
 
 #define PROGRAMS 16
 #define SRC_MAX (64u << 10)
-#define REGS32 15    /* R1..R15 hold 32-bit values; R16..R31 eight 64-bit pairs */
-#define OUT_WORDS 40 /* per lane: R1..R31, then P0..P6 as 0/1 */
-#define THREADS 64u  /* per workgroup: 8 x 4 x 2 */
+#define SHARED_BYTES 1024u /* the QMD's shared memory per workgroup */
+#define LOCAL_BYTES 256u   /* and local memory per thread */
+#define REGS32 15          /* R1..R15 hold 32-bit values; R16..R31 eight 64-bit pairs */
+#define OUT_WORDS 40       /* per lane: R1..R31, then P0..P6 as 0/1 */
+#define THREADS 64u        /* per workgroup: 8 x 4 x 2 */
 #define GROUPS 2u
 #define SCRATCH_OFFSET 0x10000u /* in the output buffer: the programs' loads and stores */
 #define SCRATCH_WORDS 4096u
@@ -101,7 +103,7 @@ static void random_insn(struct src *s, struct rng *r)
    static const char *const flt2[] = {"FADD", "FSUB", "FMUL", "FDIV", "FMIN", "FMAX"};
    static const char *const itypes[] = {"U32", "S32", "U64", "S64"};
    guard(s, r);
-   switch (below(r, 17)) {
+   switch (below(r, 18)) {
    case 0:
    case 1:
    case 2: {
@@ -246,6 +248,26 @@ static void random_insn(struct src *s, struct rng *r)
          emit(s, "ST.GLOBAL.%s [R34+%u], R%u\n", wide ? "U64" : "U32", off, wide ? r64(r) : r32(r));
       return;
    }
+   case 16: {
+      /* The workgroup's shared memory or the thread's local memory (QMD:
+       * SHARED_BYTES and LOCAL_BYTES): in range and aligned as a rule,
+       * rarely misaligned or beyond the space (faults). */
+      bool wide = below(r, 4) == 0, local = below(r, 2);
+      unsigned span = local ? 0x7c : 0x1fc;
+      emit(s, "AND.U32 R38, R%u, 0x%x\n", r32(r), wide ? span & ~7u : span);
+      unsigned off = below(r, 40) == 0   ? 2
+                     : below(r, 30) == 0 ? (local ? LOCAL_BYTES : SHARED_BYTES)
+                                         : 8 * below(r, 4);
+      const char *space = local ? "LOCAL" : "SHARED";
+      guard(s, r);
+      if (below(r, 2))
+         emit(s, "LD.%s.%s R%u, [R38+%u]\n", space, wide ? "U64" : "U32", wide ? r64(r) : r32(r),
+              off);
+      else
+         emit(s, "ST.%s.%s [R38+%u], R%u\n", space, wide ? "U64" : "U32", off,
+              wide ? r64(r) : r32(r));
+      return;
+   }
    default:
       emit(s, "CVT.RN.F32.S32 R%u, R%u\n", r32(r), r32(r));
       return;
@@ -347,6 +369,7 @@ static const enum ppu_counter compared[] = {
     PPU_COUNTER_COMPUTE_DIVERGENT_BRANCHES,
     PPU_COUNTER_COMPUTE_SIMT_STACK_SPILLS,
     PPU_COUNTER_COMPUTE_GLOBAL_ACCESSES,
+    PPU_COUNTER_COMPUTE_SHARED_ACCESSES,
     PPU_COUNTER_MMU_TLB_HITS,
     PPU_COUNTER_MMU_TLB_MISSES,
 };
@@ -385,6 +408,8 @@ static void run_on(enum ppu_sm_exec exec, uint32_t icache_lines, const char *tex
    q.workgroup_size[1] = 4;
    q.workgroup_size[2] = THREADS / 32;
    q.grid_size[0] = GROUPS;
+   q.shared_memory_size = SHARED_BYTES;
+   q.local_memory_size = LOCAL_BYTES;
    out->ok = hwc_launch(&h, &q, 0, &out->fault);
    hwt_read(&h.t.mem, h.t.pd, h.out_va, out->out, sizeof(out->out));
    hwt_read(&h.t.mem, h.t.pd, h.out_va + SCRATCH_OFFSET, out->scratch, sizeof(out->scratch));

@@ -1,7 +1,8 @@
 /* Tiering of the SM translator (sm.exec = auto, docs/jit.md): a program is
- * interpreted until it has issued sm.jit_threshold warp instructions, then
- * the chip's translator thread translates it while the workers go on
- * interpreting; results never change. And a chip destroyed with programs
+ * interpreted until it has issued sm.jit_threshold warp instructions and
+ * 50,000 per instruction of its own, then the chip's translator thread
+ * translates it while the workers go on interpreting; results never
+ * change. And a chip destroyed with programs
  * still waiting for the translator frees everything (the ASan build checks
  * for leaks). */
 #include <stdio.h>
@@ -57,8 +58,17 @@ TEST_CASE(a_hot_program_is_translated_in_the_background)
    uint64_t prog = hwc_program(&h, counting_program);
    struct ppu_qmd q;
    hwc_qmd_defaults(&h, &q, prog);
-   q.grid_size[0] = 8; /* 8 warps: past the threshold */
+   /* 8 warps: past sm.jit_threshold, but short of 50,000 warp
+    * instructions for each of the program's 11. */
+   q.grid_size[0] = 8;
    struct ppu_gpu_jit_stats s;
+   CHECK(hwc_launch(&h, &q, 0, NULL));
+   CHECK(outputs_are_counts(&h));
+   hwt_sleep_us(200000);
+   ppu_gpu_jit_stats(h.t.gpu, &s);
+   CHECK_EQ_U64(s.translated + s.failed, 0);
+   /* 128 more warps: worth it now. */
+   q.grid_size[0] = 128;
    CHECK(hwc_launch(&h, &q, 0, NULL));
    CHECK(outputs_are_counts(&h));
    /* The translation finishes on its own thread; wait for it (LLVM takes
@@ -103,12 +113,14 @@ TEST_CASE(a_chip_destroyed_with_translations_waiting_frees_them)
    }
    static struct hwc h;
    REQUIRE(init_auto(&h, 1));
-   /* Six distinct programs (different VAs), each hot at once: the
-    * translator thread gets a queue, and the chip goes away under it. */
+   /* Six distinct programs (different VAs), each hot after one launch of
+    * 128 warps: the translator thread gets a queue, and the chip goes away
+    * under it. */
    for (unsigned k = 0; k < 6; k++) {
       uint64_t prog = hwc_program(&h, counting_program);
       struct ppu_qmd q;
       hwc_qmd_defaults(&h, &q, prog);
+      q.grid_size[0] = 128;
       CHECK(hwc_launch(&h, &q, 0, NULL));
       CHECK(outputs_are_counts(&h));
    }

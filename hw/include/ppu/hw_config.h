@@ -95,7 +95,8 @@ enum ppu_hw_config_use {
    X(SM_JIT_THRESHOLD, "sm.jit_threshold", PPU_HWCFG_INT, jit_threshold, 2000000, 0,               \
      PPU_HWCFG_U64_MAX, 0, "warp instructions", PPU_HWCFG_USE_MODEL, NULL,                         \
      "with sm.exec = auto: warp instructions a program issues on the interpreter before it is "    \
-     "translated (docs/jit.md)")                                                                   \
+     "translated, at the least (it must also have issued 50,000 per instruction of its own; "      \
+     "docs/jit.md)")                                                                               \
    X(MMU_TLB_ENTRIES, "mmu.tlb_entries", PPU_HWCFG_INT, tlb_entries, 64, 1, 256,                   \
      PPU_HWCFG_STEP_POW2, "entries", PPU_HWCFG_USE_MODEL, NULL,                                    \
      "TLB entries of each SM's MMU port, direct mapped (the host, front-end and copy engine "      \

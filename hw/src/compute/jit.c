@@ -20,6 +20,15 @@
  * program (660 instructions took 1–2 s here), so a longer one would stall
  * its worker for tens of seconds; it stays on the interpreter. */
 #define JIT_TRANSLATE_MAX 4096u
+/* With sm.exec = auto a program is translated only once it has issued at
+ * least this many warp instructions per instruction of its own (and
+ * sm.jit_threshold in all): LLVM takes about 2-5 ms per instruction here,
+ * more for long programs, and the interpreter 20-40 ns per warp
+ * instruction, so by then interpreting has cost about what translating
+ * will (the rent-or-buy rule: never more than twice the better choice). A
+ * graphicsfuzz case whose 18 s of interpretation gained nothing from 9 s
+ * of translation showed the flat threshold's cost. */
+#define JIT_ISSUED_PER_INSTRUCTION 50000u
 
 enum program_state {
    PROGRAM_PENDING,   /* interpreted; counting toward the threshold */
@@ -34,6 +43,7 @@ struct ppu_jit_program {
    uint64_t pd_pa, va;
    uint32_t register_count;
    _Atomic uint64_t issued;
+   _Atomic uint64_t threshold; /* issued warp instructions that make it worth translating */
    _Atomic int state;
    _Atomic(ppu_jit_fn) fn;
    pthread_mutex_t words_lock; /* words and count: set by the translation, read at launches */
@@ -226,6 +236,7 @@ static struct ppu_icache_insn *read_program(struct ppu_jit_program *p, const cha
          in->illegal = ppu_insn_check_operands(&in->f, p->register_count);
    }
    pthread_mutex_lock(&p->words_lock);
+   free(p->words); /* from an earlier look at a program not worth translating then */
    p->words = words;
    p->count = count;
    pthread_mutex_unlock(&p->words_lock);
@@ -239,6 +250,20 @@ static void translate(struct ppu_jit_program *p)
    const char *problem = NULL;
    char err[256] = "";
    struct ppu_icache_insn *insn = read_program(p, &problem);
+   uint64_t worth = (uint64_t)p->count * JIT_ISSUED_PER_INSTRUCTION;
+   if (insn && p->jit->mode == PPU_SM_EXEC_AUTO && atomic_load(&p->issued) < worth) {
+      /* Now that its length is known: not yet worth it; back to counting.
+       * Workers that passed the new threshold meanwhile saw it busy, so
+       * look again once it counts. */
+      atomic_store(&p->threshold, worth);
+      atomic_store(&p->state, PROGRAM_PENDING);
+      int expected = PROGRAM_PENDING;
+      if (atomic_load(&p->issued) < worth ||
+          !atomic_compare_exchange_strong(&p->state, &expected, PROGRAM_COMPILING)) {
+         free(insn);
+         return;
+      }
+   }
    if (insn) {
       struct ppu_jit_source src = {.program_va = p->va,
                                    .icache_lines = p->jit->icache_lines,
@@ -303,10 +328,13 @@ ppu_jit_fn ppu_jit_program_code(struct ppu_jit_program *p, uint64_t issued)
    if (!p)
       return NULL;
    ppu_jit_fn fn = atomic_load_explicit(&p->fn, memory_order_acquire);
-   if (fn || atomic_load_explicit(&p->state, memory_order_relaxed) != PROGRAM_PENDING)
+   if (fn)
       return fn;
-   if (atomic_fetch_add_explicit(&p->issued, issued, memory_order_relaxed) + issued <
-       p->jit->threshold)
+   /* Counted in every state: a translation the translator defers looks at
+    * what was issued while it was queued. */
+   uint64_t total = atomic_fetch_add_explicit(&p->issued, issued, memory_order_relaxed) + issued;
+   if (atomic_load_explicit(&p->state, memory_order_relaxed) != PROGRAM_PENDING ||
+       total < atomic_load_explicit(&p->threshold, memory_order_relaxed))
       return NULL;
    int expected = PROGRAM_PENDING;
    if (!atomic_compare_exchange_strong(&p->state, &expected, PROGRAM_COMPILING))
@@ -398,6 +426,7 @@ struct ppu_jit_program *ppu_jit_program_get(struct ppu_jit *jit, uint64_t pd_pa,
       p->va = program_va;
       p->register_count = register_count;
       atomic_init(&p->refs, 1);
+      atomic_init(&p->threshold, jit->threshold);
       atomic_init(&p->state, PROGRAM_PENDING);
       pthread_mutex_init(&p->words_lock, NULL);
       jit->program[jit->count++] = p;

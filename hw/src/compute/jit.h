@@ -59,6 +59,11 @@ int32_t ppu_jit_step(struct ppu_jit_state *st, uint32_t *reg, struct ppu_warp *w
  * translate. */
 uint8_t *ppu_jit_page(struct ppu_jit_state *st, uint64_t va, uint32_t pc, uint32_t write);
 
+/* The host memory of w's workgroup: its shared memory (local = 0), or the
+ * local memory of the warp's first thread (local = 1; thread t of the warp
+ * is t * grid->local_size further). sm_lsu.c */
+uint8_t *ppu_jit_workgroup_memory(struct ppu_jit_state *st, struct ppu_warp *w, uint32_t local);
+
 struct ppu_jit;
 struct ppu_jit_program;
 

@@ -141,9 +141,10 @@ bool ppu_jit_is_native(const struct ppu_insn_fields *f)
       return f->imm < PPU_SR_CLOCK_LO;
    case PPU_OP_LD:
    case PPU_OP_ST:
-      /* Global 32- and 64-bit accesses; the other spaces, widths and
-       * generic addresses stay interpreted. */
-      return f->mode == PPU_SPACE_GLOBAL &&
+      /* Global, shared and local 32- and 64-bit accesses; the other
+       * widths and generic addresses stay interpreted. */
+      return (f->mode == PPU_SPACE_GLOBAL || f->mode == PPU_SPACE_SHARED ||
+              f->mode == PPU_SPACE_LOCAL) &&
              (f->type == PPU_TYPE_U32 || f->type == PPU_TYPE_S32 || f->type == PPU_TYPE_U64);
    default:
       return false;
@@ -170,6 +171,8 @@ struct gen {
    LLVMValueRef tbaa_reg, tbaa_warp, tbaa_state, tbaa_vram;
    LLVMValueRef page_fn; /* ppu_jit_page */
    LLVMTypeRef page_ty;
+   LLVMValueRef wg_memory_fn; /* ppu_jit_workgroup_memory */
+   LLVMTypeRef wg_memory_ty;
    const struct ppu_jit_source *src;
    LLVMBasicBlockRef *unit; /* per instruction index: the block starting there, or NULL */
    LLVMBasicBlockRef dispatch;
@@ -930,6 +933,99 @@ static void emit_leave(struct gen *g, const struct ppu_insn_fields *f, uint32_t 
    emit_pop(g, depth, exec, i);
 }
 
+/* The registers of LD/ST f from or to host + offset[lane] for the lanes
+ * of exec: 32-bit gathers or scatters in lane order (so overlapping
+ * stores land as the interpreter's lane loop leaves them), a 64-bit
+ * access as two. */
+static void gather_scatter(struct gen *g, const struct ppu_insn_fields *f, LLVMValueRef host,
+                           LLVMValueRef offset, LLVMValueRef exec)
+{
+   bool is_store = f->op == PPU_OP_ST;
+   unsigned bytes = f->type == PPU_TYPE_U64 ? 8 : 4;
+   LLVMValueRef mask = mask_vec(g, exec);
+   LLVMTypeRef pv = LLVMVectorType(g->ptr, PPU_WARP_SIZE);
+   unsigned id_gather = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+   unsigned id_scatter = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
+   LLVMTypeRef over[2] = {g->v32i32, pv};
+   for (unsigned k = 0; k < bytes / 4; k++) {
+      LLVMValueRef off = LLVMBuildAdd(g->b, offset, splat(c64(g, 4 * k)), "");
+      LLVMValueRef ptrs = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), host, &off, 1, "");
+      unsigned r = is_store ? f->rb : f->rd;
+      unsigned reg = r == PPU_RZ ? PPU_RZ : r + k;
+      if (is_store) {
+         LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id_scatter, over, 2);
+         LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id_scatter, over, 2);
+         LLVMValueRef v = reg32(g, reg);
+         LLVMValueRef call =
+             LLVMBuildCall2(g->b, fty, fn, (LLVMValueRef[]){v, ptrs, c32(g, 4), mask}, 4, "");
+         LLVMSetMetadata(call, g->tbaa_kind, g->tbaa_vram);
+      } else {
+         LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id_gather, over, 2);
+         LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id_gather, over, 2);
+         LLVMValueRef v = LLVMBuildCall2(
+             g->b, fty, fn, (LLVMValueRef[]){ptrs, c32(g, 4), mask, LLVMGetPoison(g->v32i32)}, 4,
+             "");
+         LLVMSetMetadata(v, g->tbaa_kind, g->tbaa_vram);
+         set_reg32(g, reg, v, exec);
+      }
+   }
+}
+
+/* LD/ST.SHARED and .LOCAL natively when every lane that runs is aligned
+ * and inside the space (the interpreter's checks, which fault otherwise:
+ * then the interpreter runs it). Shared memory is the workgroup's; local
+ * memory is per thread, local_size bytes apart in thread order
+ * (sm_lsu.c). */
+static void emit_workgroup_memory(struct gen *g, const struct ppu_insn_fields *f, uint32_t i)
+{
+   bool local = f->mode == PPU_SPACE_LOCAL;
+   unsigned bytes = f->type == PPU_TYPE_U64 ? 8 : 4;
+   LLVMValueRef exec = exec_mask(g, f);
+   LLVMBasicBlockRef none = new_bb(g, "no_lanes"), some = new_bb(g, "lanes");
+   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, exec, c32(g, 0), ""), none, some);
+   LLVMPositionBuilderAtEnd(g->b, none);
+   book_one(g, exec);
+   goto_index(g, (uint64_t)i + 1);
+   LLVMPositionBuilderAtEnd(g->b, some);
+
+   LLVMValueRef addr = LLVMBuildZExt(
+       g->b, LLVMBuildAdd(g->b, reg32(g, f->ra), splat(c32(g, f->imm)), ""), g->v32i64, "");
+   LLVMValueRef size = LLVMBuildZExt(g->b,
+                                     grid_u32(g, local ? offsetof(struct ppu_grid, local_size)
+                                                       : offsetof(struct ppu_grid, shared_size)),
+                                     g->v32i64, "");
+   LLVMValueRef aligned =
+       LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, addr, splat(c64(g, bytes - 1)), ""),
+                     LLVMConstNull(g->v32i64), "");
+   LLVMValueRef inside = LLVMBuildICmp(
+       g->b, LLVMIntULE, LLVMBuildAdd(g->b, addr, splat(c64(g, bytes)), ""), size, "");
+   LLVMValueRef ok = bits_of(g, LLVMBuildAnd(g->b, aligned, inside, ""));
+   unless_slow(g, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, ok, exec, ""), exec, ""), i);
+
+   book_one(g, exec);
+   if (!local) {
+      LLVMValueRef sm = state_field(g, offsetof(struct ppu_jit_state, sm), g->ptr);
+      LLVMValueRef counter = byte_ptr(g, sm,
+                                      offsetof(struct ppu_sm, counters) +
+                                          PPU_COUNTER_COMPUTE_SHARED_ACCESSES * sizeof(uint64_t));
+      LLVMValueRef count = load(g, g->i64, counter, g->tbaa_state, 8);
+      store(g, LLVMBuildAdd(g->b, count, LLVMBuildZExt(g->b, popcount(g, exec), g->i64, ""), ""),
+            counter, g->tbaa_state, 8);
+   }
+   LLVMValueRef host = LLVMBuildCall2(g->b, g->wg_memory_ty, g->wg_memory_fn,
+                                      (LLVMValueRef[]){g->st, g->w, c32(g, local)}, 3, "");
+   LLVMValueRef offset = addr;
+   if (local) {
+      LLVMValueRef lanes[PPU_WARP_SIZE];
+      for (unsigned l = 0; l < PPU_WARP_SIZE; l++)
+         lanes[l] = c64(g, l);
+      LLVMValueRef lane = LLVMConstVector(lanes, PPU_WARP_SIZE);
+      offset = LLVMBuildAdd(g->b, offset, LLVMBuildMul(g->b, lane, size, ""), "");
+   }
+   gather_scatter(g, f, host, offset, exec);
+   goto_index(g, (uint64_t)i + 1);
+}
+
 /* LD/ST.GLOBAL natively when every lane that runs is aligned and on the
  * page of the first one (a warp's usual access): one translation through
  * the SM's TLB, as the interpreter's page cache makes, then a gather or
@@ -983,33 +1079,7 @@ static void emit_memory(struct gen *g, const struct ppu_insn_fields *f, uint32_t
          counter, g->tbaa_state, 8);
 
    LLVMValueRef offset = LLVMBuildAnd(g->b, addr, splat(c64(g, PPU_PAGE_MASK)), "");
-   LLVMValueRef mask = mask_vec(g, exec);
-   LLVMTypeRef pv = LLVMVectorType(g->ptr, PPU_WARP_SIZE);
-   unsigned id_gather = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
-   unsigned id_scatter = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
-   LLVMTypeRef over[2] = {g->v32i32, pv};
-   for (unsigned k = 0; k < bytes / 4; k++) {
-      LLVMValueRef off = LLVMBuildAdd(g->b, offset, splat(c64(g, 4 * k)), "");
-      LLVMValueRef ptrs = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->ctx), host, &off, 1, "");
-      unsigned r = is_store ? f->rb : f->rd;
-      unsigned reg = r == PPU_RZ ? PPU_RZ : r + k;
-      if (is_store) {
-         LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id_scatter, over, 2);
-         LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id_scatter, over, 2);
-         LLVMValueRef v = reg32(g, reg);
-         LLVMValueRef call =
-             LLVMBuildCall2(g->b, fty, fn, (LLVMValueRef[]){v, ptrs, c32(g, 4), mask}, 4, "");
-         LLVMSetMetadata(call, g->tbaa_kind, g->tbaa_vram);
-      } else {
-         LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id_gather, over, 2);
-         LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id_gather, over, 2);
-         LLVMValueRef v = LLVMBuildCall2(
-             g->b, fty, fn, (LLVMValueRef[]){ptrs, c32(g, 4), mask, LLVMGetPoison(g->v32i32)}, 4,
-             "");
-         LLVMSetMetadata(v, g->tbaa_kind, g->tbaa_vram);
-         set_reg32(g, reg, v, exec);
-      }
-   }
+   gather_scatter(g, f, host, offset, exec);
    goto_index(g, (uint64_t)i + 1);
 }
 
@@ -1066,7 +1136,10 @@ static void emit_block(struct gen *g, uint32_t first, uint32_t end)
       break;
    case PPU_OP_LD:
    case PPU_OP_ST:
-      emit_memory(g, last, end - 1);
+      if (last->mode == PPU_SPACE_GLOBAL)
+         emit_memory(g, last, end - 1);
+      else
+         emit_workgroup_memory(g, last, end - 1);
       break;
    default: /* BRK, CONT */
       emit_leave(g, last, end - 1, last->op == PPU_OP_BRK ? PPU_SIMT_BREAK : PPU_SIMT_CONT);
@@ -1147,6 +1220,9 @@ static void build_function(struct gen *g)
    g->step_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)ppu_jit_step), g->ptr);
    g->page_ty = LLVMFunctionType(g->ptr, (LLVMTypeRef[]){g->ptr, g->i64, g->i32, g->i32}, 4, 0);
    g->page_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)ppu_jit_page), g->ptr);
+   g->wg_memory_ty = LLVMFunctionType(g->ptr, (LLVMTypeRef[]){g->ptr, g->ptr, g->i32}, 3, 0);
+   g->wg_memory_fn =
+       LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)ppu_jit_workgroup_memory), g->ptr);
    g->zero = LLVMAddGlobal(g->mod, g->i32, "zero");
    LLVMSetInitializer(g->zero, c32(g, 0));
    LLVMSetGlobalConstant(g->zero, 1);

@@ -112,6 +112,14 @@ uint8_t *ppu_jit_page(struct ppu_jit_state *st, uint64_t va, uint32_t pc, uint32
    return ppu_mmu_host_ptr(st->sm->mmu.mmu, pa);
 }
 
+uint8_t *ppu_jit_workgroup_memory(struct ppu_jit_state *st, struct ppu_warp *w, uint32_t local)
+{
+   struct ppu_workgroup *wg = &st->sm->wg[w->wg_slot];
+   if (!local)
+      return wg->shared;
+   return wg->local + (uint64_t)w->warp_in_wg * PPU_WARP_SIZE * st->grid->local_size;
+}
+
 uint64_t ppu_lsu_lane_address(const struct ppu_exec *x, unsigned l)
 {
    const struct ppu_insn_fields *f = x->f;
