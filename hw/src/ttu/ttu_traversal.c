@@ -171,8 +171,17 @@ static bool fetch_node(struct walk *w, const struct ppu_ttu_level *lv, uint64_t 
       return ppu_ttu_fail(w->q, lv->address, "node %llu beyond the %u nodes of the BVH at 0x%llx",
                           (unsigned long long)index, lv->node_count,
                           (unsigned long long)lv->address);
+   uint64_t va = lv->address + lv->node_offset + index * PPU_BVH_NODE_BYTES;
+   /* A node the warp's beam holds is read from it, not fetched (the same
+    * bytes: ttu_beam_walk.h). */
+   const struct ppu_bvh_node *held = ppu_ttu_beam_lookup(&w->q->ttu->beam, va);
+   if (held) {
+      *n = *held;
+      count(w->q, PPU_COUNTER_TTU_BEAM_NODE_SHARES);
+      return true;
+   }
    count(w->q, PPU_COUNTER_TTU_NODE_FETCHES);
-   return fetch(w->q, lv->address + lv->node_offset + index * PPU_BVH_NODE_BYTES, n, sizeof(*n));
+   return fetch(w->q, va, n, sizeof(*n));
 }
 
 /* Ancestors 1..7 of n: its parent, then its stored ancestors 2..7. */
@@ -375,13 +384,8 @@ static bool enter_instance(struct walk *w, uint64_t va, const struct ppu_bvh_ins
                                                             : PPU_RAY_FLAG_SKIP_AABBS;
    if (p->bottom.node_count == 0 || (p->ray_flags & skip))
       return true;
-   const float(*m)[4] = inst->world_to_object;
-   for (unsigned i = 0; i < 3; i++) {
-      p->object_origin[i] =
-          m[i][0] * p->origin[0] + m[i][1] * p->origin[1] + m[i][2] * p->origin[2] + m[i][3];
-      p->object_direction[i] =
-          m[i][0] * p->direction[0] + m[i][1] * p->direction[1] + m[i][2] * p->direction[2];
-   }
+   ppu_ttu_object_ray(inst->world_to_object, p->origin, p->direction, p->object_origin,
+                      p->object_direction);
    ppu_ttu_ray_setup(&w->object, p->object_origin, p->object_direction);
    p->instance_address = va;
    p->instance_custom_index = inst->custom_index_and_mask & 0xffffffu;
