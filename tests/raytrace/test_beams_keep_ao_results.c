@@ -16,32 +16,21 @@
 
 #define BEAM_NODES 64u
 
+struct ao_run {
+   struct rt_ao_measurement m;
+   uint32_t *result;
+};
+
 /* One host thread: with more, which SM runs a workgroup depends on timing,
  * and with it the datapath switches (the TTU's last test kind carries from
  * one ray to the next) and the L0 counts. */
-struct ao_run {
-   uint64_t counters[PPU_COUNTER_COUNT];
-   uint32_t *result;
-   struct rt_ao_stats stats;
-};
-
 static bool run_ao(const struct obj_mesh *mesh, const struct scene_camera *cam, uint32_t size,
                    uint32_t spp, uint32_t beam_nodes, struct ao_run *out)
 {
-   struct rt_model m;
+   struct rt_ao_bench b = {
+       .width = size, .height = size, .spp = spp, .host_threads = 1, .beam_nodes = beam_nodes};
    out->result = malloc((size_t)size * size * 4);
-   bool ok = out->result && rt_model_init_beam(&m, 1, 0, NULL, beam_nodes);
-   if (ok) {
-      ok = rt_model_load(&m, mesh);
-      struct rt_ao_push pc;
-      rt_ao_push_setup(cam, rt_mesh_diagonal(mesh), size, size, spp, &pc);
-      ok = ok && rt_ao_run(&m, &pc, 0, out->result);
-      ppu_gpu_read_counters(m.ctu.h.t.gpu, out->counters);
-      rt_model_finish(&m);
-      if (ok)
-         rt_ao_stats(out->result, size, size, spp, &out->stats);
-   }
-   return ok;
+   return out->result && rt_ao_measure(mesh, cam, &b, NULL, out->result, &out->m);
 }
 
 /* The counters a ray's own walk decides: equal with beams off and on. */
@@ -59,14 +48,9 @@ static const enum ppu_counter walk_counters[] = {
 static void compare(const char *name, uint32_t size, uint32_t spp, double *per_ray_off,
                     double *per_ray_on, uint64_t *beams, uint64_t *refused)
 {
-   const struct scene_camera *cam = scene_catalog_find(name);
+   const struct scene_camera *cam;
    struct obj_mesh mesh;
-   char err[256];
-   REQUIRE(cam);
-   if (!rt_scene_read(cam, &mesh, err, sizeof(err))) {
-      test_fail(__FILE__, __LINE__, "%s", err);
-      return;
-   }
+   REQUIRE(rt_scene_open(name, &cam, &mesh) == 1);
    struct ao_run off = {0}, on = {0};
    if (run_ao(&mesh, cam, size, spp, 0, &off) && run_ao(&mesh, cam, size, spp, BEAM_NODES, &on)) {
       uint32_t differ = 0, first = 0;
@@ -75,7 +59,7 @@ static void compare(const char *name, uint32_t size, uint32_t spp, double *per_r
             first = i;
       CHECK_MSG(differ == 0, "%s spp %u: %u pixels differ, first %u: %u off, %u on", name, spp,
                 differ, first, off.result[first], on.result[first]);
-      const uint64_t *c0 = off.counters, *c1 = on.counters;
+      const uint64_t *c0 = off.m.counters, *c1 = on.m.counters;
       for (size_t i = 0; i < sizeof(walk_counters) / sizeof(walk_counters[0]); i++)
          CHECK_MSG(c0[walk_counters[i]] == c1[walk_counters[i]],
                    "%s spp %u: counter %d: %llu off, %llu on", name, spp, (int)walk_counters[i],

@@ -10,6 +10,7 @@
 #include "ttu/ttu_beam.h"
 #include "ttu/ttu_intersect.h"
 #include "ttu/ttu_private.h"
+#include "ttu/ttu_traversal.h"
 
 /* A beam pays when its rays share the upper levels' paths: fewer rays
  * than this fetch too few nodes twice to repay the walk. */
@@ -30,8 +31,7 @@ struct beam_ray {
 
 struct beam_level {
    struct ppu_ttu_beam beam;
-   uint64_t address;
-   uint32_t kind, node_offset, node_count, leaf_offset, leaf_count, leaf_stride;
+   struct ppu_ttu_level lv; /* the header's fields, as a ray's walk latches them */
 };
 
 struct beam_walk {
@@ -153,22 +153,11 @@ static bool enter_level(struct beam_walk *w, uint64_t va, bool top,
        w->b->count + (w->tail - w->head) >= w->b->capacity || va % PPU_BVH_ALIGN)
       return false;
    struct ppu_bvh_header h;
-   if (!fetch(w, va, &h, sizeof(h)) || h.magic != PPU_BVH_MAGIC || h.version != PPU_BVH_VERSION ||
-       h.node_count == 0 || h.node_offset % PPU_BVH_NODE_BYTES)
+   struct beam_level *level = &w->level[w->levels];
+   if (!fetch(w, va, &h, sizeof(h)) ||
+       ppu_ttu_latch_level(&h, va, top, &level->lv) != PPU_TTU_HEADER_OK ||
+       level->lv.node_count == 0 || !form_beam(w, inst, &level->beam))
       return false;
-   if (top ? h.kind != PPU_BVH_KIND_INSTANCES
-           : h.kind != PPU_BVH_KIND_TRIANGLES && h.kind != PPU_BVH_KIND_AABBS)
-      return false;
-   struct beam_level *lv = &w->level[w->levels];
-   if (!form_beam(w, inst, &lv->beam))
-      return false;
-   lv->address = va;
-   lv->kind = h.kind;
-   lv->node_offset = h.node_offset;
-   lv->node_count = h.node_count;
-   lv->leaf_offset = h.leaf_offset;
-   lv->leaf_count = h.leaf_count;
-   lv->leaf_stride = h.leaf_stride;
    w->queue[w->tail].level = (uint16_t)w->levels++;
    w->queue[w->tail++].node = 0;
    return true;
@@ -189,9 +178,9 @@ static void hold(struct ppu_ttu_beam_nodes *b, uint64_t va, const struct ppu_bvh
 static void enter_instances(struct beam_walk *w, const struct beam_level *top, uint64_t first,
                             unsigned records)
 {
-   for (unsigned r = 0; r < records && first + r < top->leaf_count; r++) {
+   for (unsigned r = 0; r < records && first + r < top->lv.leaf_count; r++) {
       struct ppu_bvh_instance inst;
-      uint64_t va = top->address + top->leaf_offset + (first + r) * top->leaf_stride;
+      uint64_t va = top->lv.address + top->lv.leaf_offset + (first + r) * top->lv.leaf_stride;
       if (!fetch(w, va, &inst, sizeof(inst)) || inst.blas_address == 0)
          continue;
       enter_level(w, inst.blas_address, false, &inst);
@@ -202,11 +191,12 @@ static void walk(struct beam_walk *w)
 {
    struct ppu_ttu_beam_nodes *b = w->b;
    while (w->head < w->tail && b->count < b->capacity) {
-      const struct beam_level *lv = &w->level[w->queue[w->head].level];
+      const struct beam_level *level = &w->level[w->queue[w->head].level];
       uint32_t index = w->queue[w->head++].node;
-      if (index >= lv->node_count)
+      if (index >= level->lv.node_count)
          continue;
-      uint64_t va = lv->address + lv->node_offset + (uint64_t)index * PPU_BVH_NODE_BYTES;
+      uint64_t va =
+          level->lv.address + level->lv.node_offset + (uint64_t)index * PPU_BVH_NODE_BYTES;
       struct ppu_bvh_node n;
       const struct ppu_bvh_node *held = ppu_ttu_beam_lookup(b, va);
       if (held) { /* a bottom level two instances share */
@@ -221,7 +211,7 @@ static void walk(struct beam_walk *w)
       if (n.child_count == 0 || n.child_count > PPU_BVH_WIDTH)
          continue;
       count(w, PPU_COUNTER_TTU_BEAM_BOX_TESTS, n.child_count);
-      uint32_t reached = ppu_ttu_beam_node_test(&lv->beam, &n);
+      uint32_t reached = ppu_ttu_beam_node_test(&level->beam, &n);
       for (; reached; reached &= reached - 1) {
          unsigned slot = (unsigned)__builtin_ctz(reached);
          if (n.child_kind[slot] == PPU_BVH_CHILD_INTERNAL) {
@@ -230,8 +220,8 @@ static void walk(struct beam_walk *w)
                w->queue[w->tail++].node = n.internal_base + n.child_index[slot];
             }
          } else if (n.child_kind[slot] == PPU_BVH_CHILD_LEAF &&
-                    lv->kind == PPU_BVH_KIND_INSTANCES) {
-            enter_instances(w, lv, (uint64_t)n.leaf_base + n.child_index[slot],
+                    level->lv.kind == PPU_BVH_KIND_INSTANCES) {
+            enter_instances(w, level, (uint64_t)n.leaf_base + n.child_index[slot],
                             n.child_records[slot]);
          }
       }
