@@ -137,6 +137,9 @@ bool rt_model_init_beam(struct rt_model *m, uint32_t host_threads, uint32_t vram
    cfg.ttu_beam_enabled = beam_nodes != 0;
    if (beam_nodes)
       cfg.ttu_beam_nodes = beam_nodes;
+   /* ao.comp is dispatched once per band: one program, as an application
+    * keeps its pipeline, so the SM translator translates it once. */
+   m->ctu.reuse_program = true;
    return hwc_init(&m->ctu.h, &cfg);
 }
 
