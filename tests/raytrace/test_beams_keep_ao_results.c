@@ -109,7 +109,10 @@ TEST_CASE(ao_results_and_ray_walks_are_identical_with_beams_on_and_off)
       printf("SKIP: no scenes directory %s\n", dir);
       return;
    }
-   uint32_t size = rt_small_run() ? 32 : 64;
+   /* 64x64 even in the sanitizer build: at 32x32 a warp's 8x4 pixels
+    * span more than the beam's coherence limit (ttu_beam_walk.c) and every
+    * primary warp is refused. */
+   uint32_t size = 64;
    check_scene("cornell_tiny", size);
    check_scene("teapot", size);
 }
