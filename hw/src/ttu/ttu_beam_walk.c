@@ -2,6 +2,7 @@
 #include "ttu/ttu_beam_walk.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ppu/isa.h"
@@ -82,21 +83,26 @@ static bool fetch(struct beam_walk *w, uint64_t va, void *dst, uint32_t len)
  * level, the root not yet expanded), of the same top level as the others. */
 static bool fresh_ray(const uint8_t *object, uint64_t *tlas, struct beam_ray *r)
 {
-   struct ppu_ray_query rq;
-   struct ppu_ttu_private p;
-   memcpy(&rq, object, sizeof(rq) < PPU_RQ_PRIVATE ? sizeof(rq) : PPU_RQ_PRIVATE);
-   memcpy(&p, object + PPU_RQ_PRIVATE, offsetof(struct ppu_ttu_private, top_stack));
-   if (rq.state != PPU_RQ_STATE_TRAVERSING || p.level != PPU_TTU_LEVEL_TOP ||
-       p.top.root_pending != 1 || p.top.depth != 0 || p.top.leaf_next < p.top.leaf_end)
+   /* Only the fields looked at: every PROCEED of a warp comes here, most
+    * of them refused, and whole objects are 1 KiB. */
+   const uint8_t *priv = object + PPU_RQ_PRIVATE;
+   uint32_t state, level;
+   struct ppu_ttu_level top;
+   memcpy(&state, object + offsetof(struct ppu_ray_query, state), sizeof(state));
+   memcpy(&level, priv + offsetof(struct ppu_ttu_private, level), sizeof(level));
+   if (state != PPU_RQ_STATE_TRAVERSING || level != PPU_TTU_LEVEL_TOP)
+      return false;
+   memcpy(&top, priv + offsetof(struct ppu_ttu_private, top), sizeof(top));
+   if (top.root_pending != 1 || top.depth != 0 || top.leaf_next < top.leaf_end)
       return false;
    if (*tlas == 0)
-      *tlas = p.top.address;
-   if (p.top.address != *tlas)
+      *tlas = top.address;
+   if (top.address != *tlas)
       return false;
-   memcpy(r->org, p.origin, sizeof(r->org));
-   memcpy(r->dir, p.direction, sizeof(r->dir));
-   r->tmin = p.tmin;
-   r->tmax = p.tmax;
+   memcpy(r->org, priv + offsetof(struct ppu_ttu_private, origin), sizeof(r->org));
+   memcpy(r->dir, priv + offsetof(struct ppu_ttu_private, direction), sizeof(r->dir));
+   memcpy(&r->tmin, priv + offsetof(struct ppu_ttu_private, tmin), sizeof(r->tmin));
+   memcpy(&r->tmax, priv + offsetof(struct ppu_ttu_private, tmax), sizeof(r->tmax));
    return true;
 }
 
