@@ -207,12 +207,69 @@ static void write_descriptor(struct ctu *t, const struct ctu_binding *b, uint64_
    }
 }
 
-bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
+static bool program_kept(const struct ctu *t, const struct ctu_dispatch *d,
+                         const struct drv_binding_layout *layouts, uint32_t layout_count)
+{
+   const struct ctu_program *p = &t->program;
+   return t->reuse_program && !d->spec_count && !d->debug_flags && !getenv("VKPPU_DEBUG") &&
+          strcmp(p->shader, d->shader) == 0 && p->layout_count == layout_count &&
+          !memcmp(p->layouts, layouts, layout_count * sizeof(*layouts)) &&
+          p->push_size == d->push_size && p->robust == d->robust &&
+          p->max_registers == d->max_registers;
+}
+
+/* Compiles d's shader and uploads it into t->program (kept for the next
+ * dispatch when t->reuse_program). */
+static bool compile_program(struct ctu *t, const struct ctu_dispatch *d,
+                            const struct drv_binding_layout *layouts, uint32_t layout_count)
 {
    size_t count = 0;
    uint32_t *words = ctu_load_spirv(d->shader, &count);
    if (!words)
       return false;
+   struct drv_pipeline_abi abi = {layouts, layout_count, d->push_size, d->robust};
+   struct drv_compile_request req = {.spirv = words,
+                                     .word_count = count,
+                                     .entry_point = "main",
+                                     .spec = d->spec,
+                                     .spec_count = d->spec_count,
+                                     .abi = &abi,
+                                     .max_registers = d->max_registers ? d->max_registers : 255,
+                                     .debug_flags = d->debug_flags};
+   if (getenv("VKPPU_DEBUG")) {
+      if (strstr(getenv("VKPPU_DEBUG"), "ir"))
+         req.debug_flags |= DRV_COMPILE_DEBUG_PRINT_IR;
+      if (strstr(getenv("VKPPU_DEBUG"), "isa"))
+         req.debug_flags |= DRV_COMPILE_DEBUG_PRINT_ISA;
+   }
+   struct drv_shader_binary bin;
+   char err[512];
+   int rc = drv_compile_compute(&req, &bin, err, sizeof(err));
+   free(words);
+   if (rc) {
+      test_fail(__FILE__, __LINE__, "%s: %s", d->shader, err);
+      t->program.shader[0] = 0;
+      return false;
+   }
+   struct ctu_program *p = &t->program;
+   p->va = ctu_buffer(t, bin.code, bin.code_words * 4);
+   p->register_count = bin.register_count;
+   p->shared_memory_size = bin.shared_memory_size;
+   p->local_memory_size = bin.local_memory_size;
+   for (int k = 0; k < 3; k++)
+      p->workgroup_size[k] = bin.workgroup_size[k];
+   drv_shader_binary_free(&bin);
+   snprintf(p->shader, sizeof(p->shader), "%s", d->shader);
+   memcpy(p->layouts, layouts, layout_count * sizeof(*layouts));
+   p->layout_count = layout_count;
+   p->push_size = d->push_size;
+   p->robust = d->robust;
+   p->max_registers = d->max_registers;
+   return true;
+}
+
+bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
+{
    /* Descriptor sets: binding n at byte n * CTU_BINDING_BYTES of its set
     * (room for arrays of up to 4 descriptors of any kind). */
    struct drv_binding_layout layouts[CTU_MAX_BINDINGS];
@@ -252,43 +309,23 @@ bool ctu_run(struct ctu *t, const struct ctu_dispatch *d)
       groups[k] = d->groups[k] ? d->groups[k] : 1;
       cbank[DRV_ABI_CBANK_NUM_WORKGROUPS / 4 + k] = groups[k];
    }
-   struct drv_pipeline_abi abi = {layouts, layout_count, d->push_size, d->robust};
-   struct drv_compile_request req = {.spirv = words,
-                                     .word_count = count,
-                                     .entry_point = "main",
-                                     .spec = d->spec,
-                                     .spec_count = d->spec_count,
-                                     .abi = &abi,
-                                     .max_registers = d->max_registers ? d->max_registers : 255,
-                                     .debug_flags = d->debug_flags};
-   if (getenv("VKPPU_DEBUG")) {
-      if (strstr(getenv("VKPPU_DEBUG"), "ir"))
-         req.debug_flags |= DRV_COMPILE_DEBUG_PRINT_IR;
-      if (strstr(getenv("VKPPU_DEBUG"), "isa"))
-         req.debug_flags |= DRV_COMPILE_DEBUG_PRINT_ISA;
-   }
-   struct drv_shader_binary bin;
-   char err[512];
-   int rc = drv_compile_compute(&req, &bin, err, sizeof(err));
-   free(words);
-   if (rc) {
-      test_fail(__FILE__, __LINE__, "%s: %s", d->shader, err);
-      return false;
-   }
+   /* Constant bank, then program: the order of the allocations (and so
+    * every address) as before programs were kept. */
    uint64_t cb_va = ctu_buffer(t, cbank, sizeof(cbank));
-   uint64_t prog = ctu_buffer(t, bin.code, bin.code_words * 4);
+   if (!program_kept(t, d, layouts, layout_count) && !compile_program(t, d, layouts, layout_count))
+      return false;
+   const struct ctu_program *p = &t->program;
    struct ppu_qmd q;
-   hwc_qmd_defaults(&t->h, &q, prog);
-   q.register_count = bin.register_count;
-   q.shared_memory_size = bin.shared_memory_size;
-   q.local_memory_size = bin.local_memory_size;
+   hwc_qmd_defaults(&t->h, &q, p->va);
+   q.register_count = p->register_count;
+   q.shared_memory_size = p->shared_memory_size;
+   q.local_memory_size = p->local_memory_size;
    for (int k = 0; k < 3; k++) {
-      q.workgroup_size[k] = bin.workgroup_size[k];
+      q.workgroup_size[k] = p->workgroup_size[k];
       q.grid_size[k] = groups[k];
    }
    q.cbank[0].va = cb_va;
    q.cbank[0].size = DRV_ABI_CBANK0_SIZE;
-   drv_shader_binary_free(&bin);
    struct ppu_fault f;
    if (!hwc_launch(&t->h, &q, 0, &f)) {
       char report[1024];

@@ -44,8 +44,27 @@ struct ctu_dispatch {
    uint32_t max_registers; /* 0: 255 */
 };
 
+/* A compiled and uploaded program, kept for the next dispatch of the same
+ * shader with the same layout (struct ctu's reuse_program). */
+struct ctu_program {
+   char shader[512]; /* "" : none kept */
+   struct drv_binding_layout layouts[CTU_MAX_BINDINGS];
+   uint32_t layout_count, push_size, max_registers;
+   bool robust;
+   uint64_t va;
+   uint32_t register_count, shared_memory_size, local_memory_size, workgroup_size[3];
+};
+
 struct ctu {
    struct hwc h;
+   /* Opt in (the ray-tracing benchmarks do): ctu_run compiles a shader
+    * once and launches the same uploaded program again while shader and
+    * layout stay the same (no specialization or debug flags), as an
+    * application dispatches one pipeline many times. The SM translator
+    * keys its translations on the program's address: an upload per
+    * dispatch is translated anew every time it runs long. */
+   bool reuse_program;
+   struct ctu_program program;
 };
 
 bool ctu_init(struct ctu *t);

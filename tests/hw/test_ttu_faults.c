@@ -1,7 +1,10 @@
 /* TTU faults: a structure that is not a BVH, unmapped memory, instructions
  * in the wrong state, a misplaced object, a private area the shader wrote
  * and corrupted nodes all stop the grid with a fault naming the PC; none of
- * them harms the host, and a fresh channel runs normally afterwards. */
+ * them harms the host, and a fresh channel runs normally afterwards. With
+ * TTU_TEST_BEAMS=1 (hw.test_ttu_faults.beams) the same with warp beams on:
+ * the beam walk reads the broken structures first and must neither fault
+ * for the rays nor harm the host. */
 #include <stdio.h>
 
 #include "ppu/isa.h"
@@ -68,7 +71,7 @@ static const char init_proceed[] = "TTU.INIT RZ, RZ, RZ\nTTU.PROCEED R21, RZ, RZ
 
 TEST_CASE(top_level_that_is_not_a_bvh_faults_bad_ray_query_at_the_init_pc)
 {
-   REQUIRE(hwc_init(&h, NULL));
+   REQUIRE(ts_chip_init(&h));
    ts_random_triangles(&h, &blas, 64, 1, true);
    one_instance_scene(&blas);
    uint64_t zeros = hwt_alloc_mapped(&h.t, 4096, false);
@@ -99,7 +102,7 @@ TEST_CASE(top_level_that_is_not_a_bvh_faults_bad_ray_query_at_the_init_pc)
 
 TEST_CASE(unmapped_top_or_bottom_level_is_an_mmu_fault_naming_pc_and_address)
 {
-   REQUIRE(hwc_init(&h, NULL));
+   REQUIRE(ts_chip_init(&h));
    ts_random_triangles(&h, &blas, 64, 2, true);
    one_instance_scene(&blas);
    set_tlas(0x7700000000ull);
@@ -116,7 +119,7 @@ TEST_CASE(unmapped_top_or_bottom_level_is_an_mmu_fault_naming_pc_and_address)
 
 TEST_CASE(instructions_in_the_wrong_state_fault_bad_ray_query)
 {
-   REQUIRE(hwc_init(&h, NULL));
+   REQUIRE(ts_chip_init(&h));
    /* One big non-opaque triangle every ray hits: PROCEED returns a
     * triangle candidate. */
    memset(&blas, 0, sizeof(blas));
@@ -172,7 +175,7 @@ TEST_CASE(instructions_in_the_wrong_state_fault_bad_ray_query)
 
 TEST_CASE(ray_query_object_misaligned_or_beyond_local_memory_faults)
 {
-   REQUIRE(hwc_init(&h, NULL));
+   REQUIRE(ts_chip_init(&h));
    ts_random_triangles(&h, &blas, 16, 5, true);
    one_instance_scene(&blas);
    expect_fault("MOV R1, 8\nTTU.INIT RZ, R1, RZ\n", PPU_FAULT_MISALIGNED_ADDRESS, 1, 0,
@@ -184,7 +187,7 @@ TEST_CASE(ray_query_object_misaligned_or_beyond_local_memory_faults)
 
 TEST_CASE(private_state_written_by_the_shader_faults_instead_of_steering_the_ttu)
 {
-   REQUIRE(hwc_init(&h, NULL));
+   REQUIRE(ts_chip_init(&h));
    ts_random_triangles(&h, &blas, 64, 6, true);
    one_instance_scene(&blas);
    /* level (offset 296) := 7; top.depth (offset 352 + 36) := 1000. */
@@ -245,7 +248,7 @@ static uint64_t chain_blas(uint32_t nodes)
 
 TEST_CASE(bvh_deeper_than_max_depth_or_with_a_cycle_faults_bad_ray_query)
 {
-   REQUIRE(hwc_init(&h, NULL));
+   REQUIRE(ts_chip_init(&h));
    memset(&blas, 0, sizeof(blas));
    blas.kind = PPU_BVH_KIND_TRIANGLES;
    for (unsigned a = 0; a < 3; a++) {
@@ -282,7 +285,7 @@ static bool fault_is_memory_or_bvh(const struct ppu_fault *f)
 
 TEST_CASE(corrupted_node_fields_fault_and_random_corruption_never_crashes)
 {
-   REQUIRE(hwc_init(&h, NULL));
+   REQUIRE(ts_chip_init(&h));
    ts_random_triangles(&h, &blas, 300, 8, false);
    one_instance_scene(&blas);
    struct ppu_bvh_header hd;
@@ -355,6 +358,9 @@ TEST_CASE(corrupted_node_fields_fault_and_random_corruption_never_crashes)
       }
    }
    CHECK(faults > 0);
+   /* The rays are parallel: with beams on, their warps walk as beams. */
+   if (ts_beams_on())
+      CHECK(hwt_counter(&h.t, PPU_COUNTER_TTU_BEAMS) > 0);
    free(orig);
    free(work);
    hwc_finish(&h);

@@ -19,6 +19,27 @@
 #include "ppu/ray_query.h"
 #include "test_harness.h"
 
+/* --- The chip ------------------------------------------------------------- */
+
+/* TTU_TEST_BEAMS=1 in the environment (the tests' .beams variants): warp
+ * beams on (ttu.beam.enabled), so the same checks run with the beam walk
+ * reading every structure first. */
+static inline bool ts_beams_on(void)
+{
+   const char *v = getenv("TTU_TEST_BEAMS");
+   return v && strcmp(v, "1") == 0;
+}
+
+static inline bool ts_chip_init(struct hwc *h)
+{
+   struct ppu_gpu_config cfg;
+   ppu_gpu_config_default(&cfg);
+   cfg.vram_size = 256ull << 20; /* as hwc_init's own default */
+   cfg.max_channels = 16;
+   cfg.ttu_beam_enabled = ts_beams_on();
+   return hwc_init(h, &cfg);
+}
+
 /* --- BVH writer ----------------------------------------------------------- */
 
 struct tb_item {

@@ -5,7 +5,7 @@
  *
  *   bench_ao_model [--width N] [--height N] [--spp N] [--threads N[,N...]]
  *                  [--band-pixels N] [--predictor] [--go-up-level N]
- *                  [--hash grid|two_point] [--entries N] [--embree] [--lavapipe]
+ *                  [--hash grid|two_point] [--entries N] [--beam N] [--embree] [--lavapipe]
  *                  [scene ...]
  *
  * --threads: ppu_gpu_config.host_worker_threads (host threads running the
@@ -14,13 +14,13 @@
  * scene runs with the TTU's intersection predictor off and on
  * (docs/ttu.md) and a second table gives the predictor's figures;
  * --go-up-level, --hash and --entries configure it (defaults: the paper's
- * 3, Grid Spherical, 1024). --embree: each scene's rays are traced by
- * Embree 3 on as many host threads too (rt_embree.h; only in a build that
- * found libembree-dev); --lavapipe: the ray-query sample runs the scene on
- * lavapipe with as many threads (rt_lavapipe.h). A last table gives the
- * rates, the ratios and the build times, all from this one run (the machine is shared: only
- * ratios measured together mean anything). Scenes default to cornell_tiny
- * and teapot. */
+ * 3, Grid Spherical, 1024). --beam N: warp beams on (ttu.beam.enabled, N
+ * nodes per beam, docs/ttu.md), with a line of beam counts per scene. --embree: each scene's rays
+ * are traced by Embree 3 on as many host threads too (rt_embree.h; only in a build that found
+ * libembree-dev); --lavapipe: the ray-query sample runs the scene on lavapipe with as many threads
+ * (rt_lavapipe.h). A last table gives the rates, the ratios and the build times, all from this one
+ * run (the machine is shared: only ratios measured together mean anything). Scenes default to
+ * cornell_tiny and teapot. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +84,13 @@ static bool run_scene(const char *name, const struct options *o)
              per(d[PPU_COUNTER_TTU_NODE_FETCHES], rays), per(d[PPU_COUNTER_TTU_BOX_TESTS], rays),
              per(d[PPU_COUNTER_TTU_TRIANGLE_TESTS], rays),
              100.0 * per(d[PPU_COUNTER_TTU_L0_HITS], lookups), s.hit_fraction, s.mean_ao);
+      if (o->run.beam_nodes)
+         printf("  beams: %llu formed, %llu refused; %llu node fetches by beams, %llu node reads "
+                "served by them\n",
+                (unsigned long long)d[PPU_COUNTER_TTU_BEAMS],
+                (unsigned long long)d[PPU_COUNTER_TTU_BEAMS_REFUSED],
+                (unsigned long long)d[PPU_COUNTER_TTU_BEAM_NODE_FETCHES],
+                (unsigned long long)d[PPU_COUNTER_TTU_BEAM_NODE_SHARES]);
       if (d[PPU_COUNTER_TTU_RAYS] != rays)
          printf("  note: ttu.rays = %llu, the shader's count %llu\n",
                 (unsigned long long)d[PPU_COUNTER_TTU_RAYS], (unsigned long long)rays);
@@ -216,6 +223,8 @@ int main(int argc, char **argv)
          ok = parse_threads(v, &o), i++;
       else if (!strcmp(a, "--predictor"))
          o.predictor = true;
+      else if (!strcmp(a, "--beam") && v)
+         ok = parse_u32(v, &o.run.beam_nodes) && o.run.beam_nodes <= 256, i++;
       else if (!strcmp(a, "--embree"))
          o.embree = true;
       else if (!strcmp(a, "--lavapipe"))
@@ -238,7 +247,7 @@ int main(int argc, char **argv)
              stderr,
              "usage: %s [--width N] [--height N] [--spp N] [--ao-fraction F] [--threads N[,N...]] "
              "[--band-pixels N] [--predictor] [--go-up-level N] [--hash grid|two_point] "
-             "[--entries N] [--embree] [--lavapipe] [scene ...]\n",
+             "[--entries N] [--beam N] [--embree] [--lavapipe] [scene ...]\n",
              argv[0]);
          return 2;
       }

@@ -118,6 +118,12 @@ bool rt_model_init(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib)
 bool rt_model_init_predictor(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib,
                              const struct ppu_ttu_predictor_config *predictor)
 {
+   return rt_model_init_beam(m, host_threads, vram_mib, predictor, 0);
+}
+
+bool rt_model_init_beam(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib,
+                        const struct ppu_ttu_predictor_config *predictor, uint32_t beam_nodes)
+{
    memset(m, 0, sizeof(*m));
    /* ctu_init with the chip configured: the benchmark picks the host
     * threads and bigger scenes need more than ctu_init's 256 MiB. */
@@ -128,6 +134,12 @@ bool rt_model_init_predictor(struct rt_model *m, uint32_t host_threads, uint32_t
    cfg.host_worker_threads = host_threads;
    if (predictor)
       cfg.ttu_predictor = *predictor;
+   cfg.ttu_beam_enabled = beam_nodes != 0;
+   if (beam_nodes)
+      cfg.ttu_beam_nodes = beam_nodes;
+   /* ao.comp is dispatched once per band: one program, as an application
+    * keeps its pipeline, so the SM translator translates it once. */
+   m->ctu.reuse_program = true;
    return hwc_init(&m->ctu.h, &cfg);
 }
 
@@ -337,7 +349,7 @@ bool rt_ao_measure(const struct obj_mesh *mesh, const struct scene_camera *cam,
 {
    memset(out, 0, sizeof(*out));
    struct rt_model m;
-   if (!rt_model_init_predictor(&m, b->host_threads, vram_mib_for(mesh, b), predictor))
+   if (!rt_model_init_beam(&m, b->host_threads, vram_mib_for(mesh, b), predictor, b->beam_nodes))
       return false;
    bool ok = rt_model_load(&m, mesh);
    if (ok) {

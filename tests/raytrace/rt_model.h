@@ -79,6 +79,10 @@ bool rt_model_init(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib)
  * zeroed: off). */
 bool rt_model_init_predictor(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib,
                              const struct ppu_ttu_predictor_config *predictor);
+/* The same with warp beams (ttu.beam.enabled) on, holding beam_nodes
+ * nodes (ttu.beam.nodes); beam_nodes 0: off. */
+bool rt_model_init_beam(struct rt_model *m, uint32_t host_threads, uint32_t vram_mib,
+                        const struct ppu_ttu_predictor_config *predictor, uint32_t beam_nodes);
 void rt_model_finish(struct rt_model *m);
 /* Uploads positions and indices and builds the BLAS (one opaque triangle
  * geometry) and the TLAS (one identity instance, mask 0xff). */
@@ -131,6 +135,7 @@ struct rt_ao_bench {
    uint32_t band_pixels;  /* rt_ao_run's; 0: one grid */
    uint32_t host_threads; /* ppu_gpu_config.host_worker_threads; 0: the default */
    double ao_fraction;    /* > 0: AO radius = this x the scene diagonal; else the camera's */
+   uint32_t beam_nodes;   /* > 0: warp beams on with this many nodes (rt_model_init_beam) */
 };
 
 struct rt_ao_measurement {

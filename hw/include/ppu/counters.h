@@ -107,6 +107,15 @@ struct ppu_gpu;
      "traversal stack entries pushed beyond ttu.stack_entries, written to local memory")           \
    X(TTU_DATAPATH_SWITCHES, "ttu.datapath_switches", "switches",                                   \
      "changes of the intersection datapath's input between box and triangle tests")                \
+   X(TTU_BEAMS, "ttu.beams", "beams",                                                              \
+     "warp instructions whose fresh rays went as one beam (ttu.beam.enabled)")                     \
+   X(TTU_BEAMS_REFUSED, "ttu.beams_refused", "warps",                                              \
+     "warp instructions with fresh rays that formed no beam: too few, too spread or invalid")      \
+   X(TTU_BEAM_BOX_TESTS, "ttu.beam_box_tests", "tests", "beam-box tests of the beam walks")        \
+   X(TTU_BEAM_NODE_FETCHES, "ttu.beam_node_fetches", "nodes",                                      \
+     "BVH nodes the beam walks fetched (also counted in ttu.node_fetches)")                        \
+   X(TTU_BEAM_NODE_SHARES, "ttu.beam_node_shares", "nodes",                                        \
+     "node reads of rays served by their beam's nodes instead of a fetch")                         \
    /* Timing mode only (docs/timing.md): 0 in functional mode. */                                  \
    X(TIMING_CHIP_CYCLES, "timing.chip_cycles", "cycles",                                           \
      "chip cycles of compute grids, LAUNCH to the last workgroup's end (sum over grids)")          \

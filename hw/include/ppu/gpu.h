@@ -69,6 +69,8 @@ struct ppu_gpu_config {
    uint32_t ttu_l0_lines; /* ttu.l0_lines */
 
    uint32_t ttu_stack_entries; /* ttu.stack_entries: beyond them the stack spills */
+   bool ttu_beam_enabled;      /* ttu.beam.enabled: warp beams share upper BVH levels */
+   uint32_t ttu_beam_nodes;    /* ttu.beam.nodes: nodes one beam walk holds, 1..256 */
 
    enum ppu_sm_exec sm_exec; /* sm.exec */
    uint64_t jit_threshold;   /* sm.jit_threshold: warp instructions before translation */

@@ -109,6 +109,16 @@ enum ppu_hw_config_use {
      "entries", PPU_HWCFG_USE_MODEL, NULL,                                                         \
      "per-ray traversal stack entries (pending child nodes) the TTU holds; more spill to "         \
      "local memory (predictor notes: 8). Changes `ttu.stack_spills`, never results")               \
+   X(TTU_BEAM_ENABLED, "ttu.beam.enabled", PPU_HWCFG_BOOL, ttu_beam_enabled, 0, 0, 1, 0, "",       \
+     PPU_HWCFG_USE_MODEL, NULL,                                                                    \
+     "beam queries (beam-tracing seed, docs/ttu.md): when the rays a TTU.PROCEED starts are "      \
+     "coherent, the TTU walks the upper BVH levels once with the beam enclosing them and the "     \
+     "rays read those nodes from it instead of fetching them. Changes `ttu.node_fetches`, "        \
+     "`ttu.l0_*` and `ttu.beam_*`, never results")                                                 \
+   X(TTU_BEAM_NODES, "ttu.beam.nodes", PPU_HWCFG_INT, ttu_beam_nodes, 64, 1, 256, 0, "nodes",      \
+     PPU_HWCFG_USE_MODEL, NULL,                                                                    \
+     "BVH nodes a beam walk fetches and holds for the rays of its warp instruction, breadth "      \
+     "first from the top-level root")                                                              \
    X(TTU_RAY_QUEUE_SLOTS, "ttu.ray_queue_slots", PPU_HWCFG_INT, ttu_ray_queue_slots, 32, 1, 1024,  \
      0, "slots", PPU_HWCFG_USE_TIMING, NULL,                                                       \
      "rays in flight in the TTU scheduler's queue, hiding L0 miss latency (beam-tracing "          \

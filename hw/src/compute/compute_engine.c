@@ -122,6 +122,9 @@ static int check_config(const struct ppu_gpu_config *c, char *err, size_t n)
       bad = "tlb_entries must be a power of two, 1..256";
    else if (c->ttu_l0_lines == 0 || c->ttu_l0_lines > PPU_TTU_L0_LINES_MAX)
       bad = "ttu_l0_lines must be 1..64";
+   else if (c->ttu_beam_enabled &&
+            (c->ttu_beam_nodes == 0 || c->ttu_beam_nodes > PPU_TTU_BEAM_NODES_MAX))
+      bad = "ttu_beam_nodes must be 1..256";
    else if (c->mode == PPU_GPU_MODE_TIMING &&
             (c->sm_schedulers == 0 || c->sm_schedulers > PPU_SM_SCHEDULERS_MAX ||
              c->sm_issue_width == 0 || c->sm_issue_window == 0 || c->sm_issue_window > 64 ||

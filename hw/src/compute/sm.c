@@ -35,6 +35,7 @@ void ppu_sm_init(struct ppu_sm *sm, uint32_t id, uint32_t gpc, struct ppu_mmu *m
    ppu_icache_init(&sm->icache, cfg->icache_lines);
    ppu_ttu_init(&sm->ttu, &sm->mmu, &sm->counters, cfg->ttu_l0_lines);
    sm->ttu.stack_entries = cfg->ttu_stack_entries;
+   ppu_ttu_beam_configure(&sm->ttu.beam, cfg->ttu_beam_enabled, cfg->ttu_beam_nodes);
    ppu_tex_unit_init(&sm->tex, &sm->mmu, &sm->counters);
 }
 

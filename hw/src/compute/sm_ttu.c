@@ -57,7 +57,7 @@ static void add_ray_cost(struct ppu_sm *sm, const struct ppu_grid *g,
                            (uint32_t)nodes);
 }
 
-enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x)
+static enum ppu_exec_result execute_lanes(struct ppu_exec *x)
 {
    const struct ppu_insn_fields *f = x->f;
    const struct ppu_grid *g = x->grid;
@@ -101,4 +101,29 @@ enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x)
       d[l] = result;
    }
    return PPU_EXEC_NEXT;
+}
+
+/* A warp's beam (ttu/ttu_beam_walk.h) lives for one PROCEED: formed from
+ * the lanes' objects before they run, dropped after. Lanes whose object is
+ * misaligned or out of range are left out here and fault in the loop. */
+enum ppu_exec_result ppu_exec_ttu(struct ppu_exec *x)
+{
+   if (x->f->subop != PPU_TTU_PROCEED || !x->sm->ttu.beam.enabled)
+      return execute_lanes(x);
+   const struct ppu_grid *g = x->grid;
+   const uint32_t *a = ppu_reg_src(x->w, x->f->ra);
+   struct ppu_workgroup *wg = &x->sm->wg[x->w->wg_slot];
+   uint8_t *objects[LANES];
+   unsigned n = 0;
+   for (unsigned l = 0; l < LANES; l++) {
+      uint32_t offset = a[l];
+      if (((x->exec >> l) & 1u) && offset % PPU_RAY_QUERY_ALIGN == 0 && offset <= g->local_size &&
+          g->local_size - offset >= PPU_RAY_QUERY_BYTES)
+         objects[n++] =
+             wg->local + ((uint64_t)x->w->warp_in_wg * PPU_WARP_SIZE + l) * g->local_size + offset;
+   }
+   ppu_ttu_beam_begin(&x->sm->ttu, g->pd_pa, objects, n);
+   enum ppu_exec_result r = execute_lanes(x);
+   ppu_ttu_beam_end(&x->sm->ttu);
+   return r;
 }

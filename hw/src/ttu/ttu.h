@@ -22,6 +22,7 @@
 
 #include "counter_block.h"
 #include "mmu.h"
+#include "ttu/ttu_beam_walk.h"
 #include "ttu/ttu_box_datapath.h"
 #include "ttu/ttu_l0_cache.h"
 #include "ttu/ttu_predictor.h"
@@ -38,6 +39,9 @@ struct ppu_ttu {
    struct ppu_ttu_ray_cost_port *ray_cost; /* ttu_ray_cost.c; NULL until a profiled grid */
    /* The box datapath's implementation on this host (same bits either way). */
    ppu_ttu_node_box_fn node_box_test;
+   /* The upper nodes a warp beam holds for the rays of one TTU.PROCEED
+    * (ttu_beam_walk.h); off unless ttu.beam.enabled. */
+   struct ppu_ttu_beam_nodes beam;
 };
 
 enum ppu_ttu_test_kind {

@@ -30,6 +30,15 @@ void ppu_ttu_ray_setup(struct ppu_ttu_ray *r, const float org[3], const float di
    r->sz = 1.0f / dir[kz];
 }
 
+void ppu_ttu_object_ray(const float (*m)[4], const float org[3], const float dir[3],
+                        float object_org[3], float object_dir[3])
+{
+   for (unsigned i = 0; i < 3; i++) {
+      object_org[i] = m[i][0] * org[0] + m[i][1] * org[1] + m[i][2] * org[2] + m[i][3];
+      object_dir[i] = m[i][0] * dir[0] + m[i][1] * dir[1] + m[i][2] * dir[2];
+   }
+}
+
 bool ppu_ttu_box_test(const struct ppu_ttu_ray *r, const float lo[3], const float hi[3], float tmin,
                       float tmax, float *tnear)
 {

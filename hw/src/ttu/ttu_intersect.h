@@ -34,6 +34,13 @@ struct ppu_ttu_ray {
 
 void ppu_ttu_ray_setup(struct ppu_ttu_ray *r, const float org[3], const float dir[3]);
 
+/* The ray in an instance's object space: world_to_object (row-major 3x4)
+ * applied to origin and direction in binary32, as the setup unit does when
+ * the walk enters an instance. One function, so that the beam formed for an
+ * instance (ttu_beam_walk.c) encloses the rays' bits exactly. */
+void ppu_ttu_object_ray(const float (*world_to_object)[4], const float org[3], const float dir[3],
+                        float object_org[3], float object_dir[3]);
+
 /* Slab test of the box [lo, hi] against the ray over [tmin, tmax]. The
  * interval is dilated by a few ULP so that rounding never loses a
  * primitive the box contains (the beam-tracing seed's conservative rays).

@@ -91,6 +91,31 @@ static bool fetch(struct ppu_ttu_query *q, uint64_t va, void *dst, uint32_t len)
    return ppu_ttu_l0_read(&q->ttu->l0, q->pd_pa, va, dst, len, q->fault);
 }
 
+enum ppu_ttu_header_check ppu_ttu_latch_level(const struct ppu_bvh_header *h, uint64_t va, bool top,
+                                              struct ppu_ttu_level *lv)
+{
+   if (h->magic != PPU_BVH_MAGIC || h->version != PPU_BVH_VERSION)
+      return PPU_TTU_HEADER_NOT_A_BVH;
+   bool kind_ok = top ? h->kind == PPU_BVH_KIND_INSTANCES
+                      : h->kind == PPU_BVH_KIND_TRIANGLES || h->kind == PPU_BVH_KIND_AABBS;
+   if (!kind_ok)
+      return PPU_TTU_HEADER_WRONG_KIND;
+   uint32_t record = h->kind == PPU_BVH_KIND_INSTANCES ? sizeof(struct ppu_bvh_instance)
+                                                       : sizeof(struct ppu_bvh_triangle);
+   if (h->node_count && (h->node_offset % PPU_BVH_NODE_BYTES || h->leaf_stride < record))
+      return PPU_TTU_HEADER_BAD_LAYOUT;
+   memset(lv, 0, sizeof(*lv));
+   lv->address = va;
+   lv->kind = h->kind;
+   lv->node_offset = h->node_offset;
+   lv->node_count = h->node_count;
+   lv->leaf_offset = h->leaf_offset;
+   lv->leaf_count = h->leaf_count;
+   lv->leaf_stride = h->leaf_stride;
+   lv->root_pending = h->node_count != 0;
+   return PPU_TTU_HEADER_OK;
+}
+
 /* Reads the header at va and latches what traversal needs into lv. */
 static bool enter_level(struct ppu_ttu_query *q, struct ppu_ttu_level *lv, uint64_t va, bool top)
 {
@@ -100,29 +125,20 @@ static bool enter_level(struct ppu_ttu_query *q, struct ppu_ttu_level *lv, uint6
    struct ppu_bvh_header h;
    if (!fetch(q, va, &h, sizeof(h)))
       return false;
-   if (h.magic != PPU_BVH_MAGIC || h.version != PPU_BVH_VERSION)
+   switch (ppu_ttu_latch_level(&h, va, top, lv)) {
+   case PPU_TTU_HEADER_NOT_A_BVH:
       return ppu_ttu_fail(q, va, "no BVH header (magic 0x%08x, version %u) at 0x%llx", h.magic,
                           h.version, (unsigned long long)va);
-   bool kind_ok = top ? h.kind == PPU_BVH_KIND_INSTANCES
-                      : h.kind == PPU_BVH_KIND_TRIANGLES || h.kind == PPU_BVH_KIND_AABBS;
-   if (!kind_ok)
+   case PPU_TTU_HEADER_WRONG_KIND:
       return ppu_ttu_fail(q, va, "BVH at 0x%llx has kind %u where a %s level is needed",
                           (unsigned long long)va, h.kind, top ? "top" : "bottom");
-   uint32_t record = h.kind == PPU_BVH_KIND_INSTANCES ? sizeof(struct ppu_bvh_instance)
-                                                      : sizeof(struct ppu_bvh_triangle);
-   if (h.node_count && (h.node_offset % PPU_BVH_NODE_BYTES || h.leaf_stride < record))
+   case PPU_TTU_HEADER_BAD_LAYOUT:
       return ppu_ttu_fail(q, va, "BVH at 0x%llx: node offset %u or leaf stride %u invalid",
                           (unsigned long long)va, h.node_offset, h.leaf_stride);
-   memset(lv, 0, sizeof(*lv));
+   case PPU_TTU_HEADER_OK:
+      break;
+   }
    q->memo_valid[top ? PPU_TTU_LEVEL_TOP : PPU_TTU_LEVEL_BOTTOM] = 0; /* a new ray or tree */
-   lv->address = va;
-   lv->kind = h.kind;
-   lv->node_offset = h.node_offset;
-   lv->node_count = h.node_count;
-   lv->leaf_offset = h.leaf_offset;
-   lv->leaf_count = h.leaf_count;
-   lv->leaf_stride = h.leaf_stride;
-   lv->root_pending = h.node_count != 0;
    return true;
 }
 
@@ -171,8 +187,17 @@ static bool fetch_node(struct walk *w, const struct ppu_ttu_level *lv, uint64_t 
       return ppu_ttu_fail(w->q, lv->address, "node %llu beyond the %u nodes of the BVH at 0x%llx",
                           (unsigned long long)index, lv->node_count,
                           (unsigned long long)lv->address);
+   uint64_t va = lv->address + lv->node_offset + index * PPU_BVH_NODE_BYTES;
+   /* A node the warp's beam holds is read from it, not fetched (the same
+    * bytes: ttu_beam_walk.h). */
+   const struct ppu_bvh_node *held = ppu_ttu_beam_lookup(&w->q->ttu->beam, va);
+   if (held) {
+      *n = *held;
+      count(w->q, PPU_COUNTER_TTU_BEAM_NODE_SHARES);
+      return true;
+   }
    count(w->q, PPU_COUNTER_TTU_NODE_FETCHES);
-   return fetch(w->q, lv->address + lv->node_offset + index * PPU_BVH_NODE_BYTES, n, sizeof(*n));
+   return fetch(w->q, va, n, sizeof(*n));
 }
 
 /* Ancestors 1..7 of n: its parent, then its stored ancestors 2..7. */
@@ -375,13 +400,8 @@ static bool enter_instance(struct walk *w, uint64_t va, const struct ppu_bvh_ins
                                                             : PPU_RAY_FLAG_SKIP_AABBS;
    if (p->bottom.node_count == 0 || (p->ray_flags & skip))
       return true;
-   const float(*m)[4] = inst->world_to_object;
-   for (unsigned i = 0; i < 3; i++) {
-      p->object_origin[i] =
-          m[i][0] * p->origin[0] + m[i][1] * p->origin[1] + m[i][2] * p->origin[2] + m[i][3];
-      p->object_direction[i] =
-          m[i][0] * p->direction[0] + m[i][1] * p->direction[1] + m[i][2] * p->direction[2];
-   }
+   ppu_ttu_object_ray(inst->world_to_object, p->origin, p->direction, p->object_origin,
+                      p->object_direction);
    ppu_ttu_ray_setup(&w->object, p->object_origin, p->object_direction);
    p->instance_address = va;
    p->instance_custom_index = inst->custom_index_and_mask & 0xffffffu;

@@ -62,6 +62,18 @@ enum ppu_ttu_walk {
 bool ppu_ttu_fail(struct ppu_ttu_query *q, uint64_t address, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* What a BVH header is as a level of a walk (top: instances; else
+ * triangles or AABBs). */
+enum ppu_ttu_header_check {
+   PPU_TTU_HEADER_OK,         /* lv latched: walk state cleared, root pending if any node */
+   PPU_TTU_HEADER_NOT_A_BVH,  /* magic or version */
+   PPU_TTU_HEADER_WRONG_KIND, /* not the kind the level needs */
+   PPU_TTU_HEADER_BAD_LAYOUT, /* node offset not node-aligned, or leaf stride below a record */
+};
+
+enum ppu_ttu_header_check ppu_ttu_latch_level(const struct ppu_bvh_header *h, uint64_t va, bool top,
+                                              struct ppu_ttu_level *lv);
+
 /* Reads and checks the top-level header at va and makes it the top level
  * with its root pending (TTU.INIT). */
 bool ppu_ttu_enter_top(struct ppu_ttu_query *q, uint64_t va);
