@@ -41,7 +41,7 @@ struct ppu_jit_program {
    struct ppu_jit *jit;
    _Atomic uint32_t refs; /* the cache's and one per grid */
    uint64_t pd_pa, va;
-   uint32_t register_count;
+   uint32_t register_count, icache_lines;
    _Atomic uint64_t issued;
    _Atomic uint64_t threshold; /* issued warp instructions that make it worth translating */
    _Atomic int state;
@@ -63,10 +63,13 @@ struct ppu_jit {
    uint32_t count;
    uint64_t launches;
    /* The translator thread (auto): programs waiting for it, oldest first,
-    * each holding a reference; all under lock. */
+    * each holding a reference; all under lock. It reads chip memory only
+    * while `reading`; a chip destroyed while it is in LLVM leaves it to
+    * finish on its own (it holds one of refs and frees the rest). */
    pthread_t thread;
-   bool thread_started, stopping;
-   pthread_cond_t wake;
+   bool thread_started, stopping, reading;
+   uint32_t refs; /* the chip's, and the thread's while it runs */
+   pthread_cond_t wake, idle;
    struct ppu_jit_program *queue[JIT_PROGRAMS_MAX];
    uint32_t queued;
 };
@@ -81,6 +84,8 @@ struct ppu_jit *ppu_jit_create(const struct ppu_gpu_config *cfg, struct ppu_mmu 
       return NULL;
    pthread_mutex_init(&jit->lock, NULL);
    pthread_cond_init(&jit->wake, NULL);
+   pthread_cond_init(&jit->idle, NULL);
+   jit->refs = 1;
    jit->mmu = mmu;
    jit->mode = cfg->sm_exec;
    jit->threshold = cfg->sm_exec == PPU_SM_EXEC_JIT ? 0 : cfg->jit_threshold;
@@ -98,25 +103,87 @@ void ppu_jit_program_put(struct ppu_jit_program *p)
    free(p);
 }
 
+static void jit_free(struct ppu_jit *jit)
+{
+   pthread_cond_destroy(&jit->wake);
+   pthread_cond_destroy(&jit->idle);
+   pthread_mutex_destroy(&jit->lock);
+   free(jit);
+}
+
+/* Drops one reference to jit (the chip's or its thread's); the last frees
+ * it. Called with jit->lock held; unlocks it. */
+static void jit_unref_unlock(struct ppu_jit *jit)
+{
+   bool last = --jit->refs == 0;
+   pthread_mutex_unlock(&jit->lock);
+   if (last)
+      jit_free(jit);
+}
+
+/* Translator threads that outlived their chip (in LLVM when it went):
+ * joined before this library goes from the process, so no thread runs its
+ * code after it is unmapped. */
+static pthread_mutex_t orphans_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t *orphans;
+static uint32_t orphan_count, orphan_cap;
+
+static void adopt_orphan(pthread_t t)
+{
+   pthread_mutex_lock(&orphans_lock);
+   for (uint32_t i = 0; i < orphan_count;) /* those that have ended */
+      if (pthread_tryjoin_np(orphans[i], NULL) == 0)
+         orphans[i] = orphans[--orphan_count];
+      else
+         i++;
+   if (orphan_count == orphan_cap) {
+      uint32_t cap = orphan_cap ? 2 * orphan_cap : 8;
+      pthread_t *grown = realloc(orphans, cap * sizeof(*grown));
+      if (!grown) {
+         pthread_mutex_unlock(&orphans_lock);
+         pthread_join(t, NULL); /* no room to remember it: wait for it */
+         return;
+      }
+      orphans = grown;
+      orphan_cap = cap;
+   }
+   orphans[orphan_count++] = t;
+   pthread_mutex_unlock(&orphans_lock);
+}
+
+__attribute__((destructor)) static void join_orphans(void)
+{
+   pthread_mutex_lock(&orphans_lock);
+   for (uint32_t i = 0; i < orphan_count; i++)
+      pthread_join(orphans[i], NULL);
+   free(orphans);
+   orphans = NULL;
+   orphan_count = orphan_cap = 0;
+   pthread_mutex_unlock(&orphans_lock);
+}
+
 void ppu_jit_destroy(struct ppu_jit *jit)
 {
    if (!jit)
       return;
-   /* A translation under way finishes (LLVM cannot be interrupted); the
-    * queued ones are dropped. */
+   /* Queued translations are dropped; one in LLVM (which cannot be
+    * interrupted) finishes on its thread without the chip, so destroying
+    * a device does not wait for it. Only reading the program from chip
+    * memory is waited for. */
    pthread_mutex_lock(&jit->lock);
    jit->stopping = true;
    pthread_cond_signal(&jit->wake);
-   pthread_mutex_unlock(&jit->lock);
-   if (jit->thread_started)
-      pthread_join(jit->thread, NULL);
+   while (jit->reading)
+      pthread_cond_wait(&jit->idle, &jit->lock);
    for (uint32_t i = 0; i < jit->queued; i++)
       ppu_jit_program_put(jit->queue[i]);
+   jit->queued = 0;
    for (uint32_t i = 0; i < jit->count; i++)
       ppu_jit_program_put(jit->program[i]);
-   pthread_cond_destroy(&jit->wake);
-   pthread_mutex_destroy(&jit->lock);
-   free(jit);
+   jit->count = 0;
+   if (jit->thread_started)
+      adopt_orphan(jit->thread);
+   jit_unref_unlock(jit);
 }
 
 /* Reads program memory through a port of its own, so the SMs' TLBs and the
@@ -243,13 +310,12 @@ static struct ppu_icache_insn *read_program(struct ppu_jit_program *p, const cha
    return insn;
 }
 
-/* Translates p (state COMPILING) and publishes the result. The LLVM part
- * needs nothing of the chip but the decoded instructions. */
-static void translate(struct ppu_jit_program *p)
+/* First part of translating p (state COMPILING): reads it from chip memory
+ * and decides. NULL with *problem set, or NULL with *problem NULL when p
+ * is not worth translating yet (p went back to counting). */
+static struct ppu_icache_insn *prepare(struct ppu_jit_program *p, const char **problem)
 {
-   const char *problem = NULL;
-   char err[256] = "";
-   struct ppu_icache_insn *insn = read_program(p, &problem);
+   struct ppu_icache_insn *insn = read_program(p, problem);
    uint64_t worth = (uint64_t)p->count * JIT_ISSUED_PER_INSTRUCTION;
    if (insn && p->jit->mode == PPU_SM_EXEC_AUTO && atomic_load(&p->issued) < worth) {
       /* Now that its length is known: not yet worth it; back to counting.
@@ -261,14 +327,20 @@ static void translate(struct ppu_jit_program *p)
       if (atomic_load(&p->issued) < worth ||
           !atomic_compare_exchange_strong(&p->state, &expected, PROGRAM_COMPILING)) {
          free(insn);
-         return;
+         return NULL;
       }
    }
+   return insn;
+}
+
+/* Second part: LLVM, and the result published. Needs nothing of the chip
+ * (p only), so it may outlive it. */
+static void finish(struct ppu_jit_program *p, struct ppu_icache_insn *insn, const char *problem)
+{
+   char err[256] = "";
    if (insn) {
-      struct ppu_jit_source src = {.program_va = p->va,
-                                   .icache_lines = p->jit->icache_lines,
-                                   .count = p->count,
-                                   .insn = insn};
+      struct ppu_jit_source src = {
+          .program_va = p->va, .icache_lines = p->icache_lines, .count = p->count, .insn = insn};
       ppu_jit_fn fn = NULL;
       p->code = ppu_jit_translate(&src, &fn, err, sizeof(err));
       if (p->code)
@@ -281,6 +353,14 @@ static void translate(struct ppu_jit_program *p)
               (unsigned long long)p->va, problem);
    atomic_store(&p->state, problem ? PROGRAM_FAILED : PROGRAM_READY);
    free(insn);
+}
+
+static void translate(struct ppu_jit_program *p)
+{
+   const char *problem = NULL;
+   struct ppu_icache_insn *insn = prepare(p, &problem);
+   if (insn || problem)
+      finish(p, insn, problem);
 }
 
 /* The chip's translator thread: translates queued programs one at a time,
@@ -296,12 +376,20 @@ static void *translator_main(void *arg)
          break;
       struct ppu_jit_program *p = jit->queue[0];
       memmove(&jit->queue[0], &jit->queue[1], --jit->queued * sizeof(jit->queue[0]));
+      jit->reading = true;
       pthread_mutex_unlock(&jit->lock);
-      translate(p);
+      const char *problem = NULL;
+      struct ppu_icache_insn *insn = prepare(p, &problem);
+      pthread_mutex_lock(&jit->lock);
+      jit->reading = false;
+      pthread_cond_broadcast(&jit->idle);
+      pthread_mutex_unlock(&jit->lock);
+      if (insn || problem)
+         finish(p, insn, problem);
       ppu_jit_program_put(p);
       pthread_mutex_lock(&jit->lock);
    }
-   pthread_mutex_unlock(&jit->lock);
+   jit_unref_unlock(jit);
    return NULL;
 }
 
@@ -312,8 +400,10 @@ static bool enqueue(struct ppu_jit *jit, struct ppu_jit_program *p)
 {
    pthread_mutex_lock(&jit->lock);
    bool ok = !jit->stopping && jit->queued < JIT_PROGRAMS_MAX;
-   if (ok && !jit->thread_started)
+   if (ok && !jit->thread_started) {
       ok = jit->thread_started = pthread_create(&jit->thread, NULL, translator_main, jit) == 0;
+      jit->refs += ok;
+   }
    if (ok) {
       atomic_fetch_add(&p->refs, 1);
       jit->queue[jit->queued++] = p;
@@ -425,6 +515,7 @@ struct ppu_jit_program *ppu_jit_program_get(struct ppu_jit *jit, uint64_t pd_pa,
       p->pd_pa = pd_pa;
       p->va = program_va;
       p->register_count = register_count;
+      p->icache_lines = jit->icache_lines;
       atomic_init(&p->refs, 1);
       atomic_init(&p->threshold, jit->threshold);
       atomic_init(&p->state, PROGRAM_PENDING);
