@@ -29,10 +29,26 @@ struct vkppu_program_info {
    uint32_t workgroup_size[3];
 };
 
-/* 128-bit key of a compiled program: two independent 64-bit hashes over
- * everything the compiler output depends on. */
+/* SM resources a compute workgroup must fit in (docs/compute.md, default
+ * chip configuration; physical_device_properties.c reports the same
+ * limits), and a bound on program size far above anything the compiler
+ * emits (it bounds what pipeline-cache data can make us allocate). */
+#define VKPPU_SM_REGISTERS 65536u
+#define VKPPU_SM_SHARED_MEMORY 49152u
+#define VKPPU_MAX_REGISTERS_PER_THREAD 255u
+#define VKPPU_MAX_PROGRAM_WORDS (1u << 24)
+
+/* Whether a compute program can run on this device: the QMD limits and
+ * every instruction legal as the SM decodes it (compute_program_check.c).
+ * Applied to the compiler's output and to every program read back from a
+ * pipeline cache; false with the reason in why. */
+bool vkppu_compute_program_check(const struct vkppu_program_info *info, const uint32_t *code,
+                                 char *why, size_t why_size);
+
+/* Key of a compiled program: the SHA-256 of everything the compiler's output
+ * depends on (compute_pipeline.c program_key). */
 struct vkppu_program_key {
-   uint64_t lo, hi;
+   uint8_t digest[32];
 };
 
 struct vkppu_cache_entry;
