@@ -267,7 +267,7 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
    struct drv_spec_value spec[VKPPU_MAX_SPEC_VALUES];
    uint32_t spec_count = vkppu_resolve_specialization(stage->pSpecializationInfo, spec);
    struct drv_pipeline_abi abi = layout->abi;
-   abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
+   abi.robust_buffer_access = vkppu_pipeline_buffer_robustness(dev, ci->pNext, stage, 1, false);
    struct vkppu_program_key key =
        program_key(dev->physical_device, mod, entry, spec, spec_count, &abi);
 

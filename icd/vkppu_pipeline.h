@@ -45,6 +45,15 @@ struct vkppu_program_info {
 bool vkppu_compute_program_check(const struct vkppu_program_info *info, const uint32_t *code,
                                  char *why, size_t why_size);
 
+/* The buffer robustness a program is compiled with (a DRV_ROBUST_* level,
+ * pipeline_robustness.c): the device's, and the pipeline's from
+ * VK_EXT_pipeline_robustness over `stages` (vertex inputs count when
+ * vertex_input: graphics pipelines). */
+uint32_t vkppu_device_buffer_robustness(const struct vkppu_device *dev);
+uint32_t vkppu_pipeline_buffer_robustness(const struct vkppu_device *dev, const void *pipeline_next,
+                                          const VkPipelineShaderStageCreateInfo *stages,
+                                          uint32_t stage_count, bool vertex_input);
+
 /* Key of a compiled program: the SHA-256 of everything the compiler's output
  * depends on (compute_pipeline.c program_key). */
 struct vkppu_program_key {
