@@ -206,13 +206,13 @@ struct drv_binding_layout {
    int32_t dynamic_index; /* first slot in the dynamic-offset table, or -1 */
 };
 
-/* Buffer robustness a program is compiled with. Both levels check every
- * access of a uniform or storage buffer against its descriptor's exact
- * range (reads outside give 0, writes and atomics outside are dropped) and
- * every vertex attribute against its binding's bound size. ACCESS_2 is
- * VK_EXT_robustness2's robustBufferAccess2, which also takes a vertex
- * binding's size down to a whole number of strides ("Vertex Input
- * Extraction"); NONE leaves out-of-range accesses to the MMU (a fault). */
+/* Buffer robustness a program is compiled with: what the application asked
+ * for (robustBufferAccess, or VK_EXT_robustness2's robustBufferAccess2).
+ * Both levels compile the same checks, robustBufferAccess2's: every access
+ * of a uniform or storage buffer against its descriptor's exact range
+ * (reads outside give 0, writes and atomics outside are dropped), every
+ * vertex attribute against its binding's bound size, attribute by
+ * attribute. NONE leaves out-of-range accesses to the MMU (a fault). */
 enum drv_robustness {
    DRV_ROBUST_NONE = 0,
    DRV_ROBUST_BUFFER_ACCESS = 1,

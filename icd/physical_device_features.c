@@ -553,8 +553,8 @@ static void set_supported_features(VkBaseOutStructure *s)
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT: {
       /* docs/robustness.md. robustBufferAccess2: every uniform and storage
-       * buffer access is checked against its descriptor's exact range, a
-       * vertex attribute against its binding's size in whole strides
+       * buffer access is checked against its descriptor's exact range,
+       * each vertex attribute against its binding's bound size
        * (driver/shader_abi.h enum drv_robustness); texel buffers and
        * images (robustImageAccess2): the texture unit reads an
        * out-of-range texel as a zero texel of the view's format, so alpha

@@ -140,28 +140,12 @@ static bool fetch_attribute(struct xl_ctx *c, uint32_t location, uint32_t out[4]
    unsigned bytes = f->bits ? f->comps * f->bits / 8 : 4;
    bool robust = c->req->abi && c->req->abi->robust_buffer_access;
    if (robust) {
-      uint32_t size = xl_gfx_cbank_load(c, record + 8, 1);
-      if (c->req->abi->robust_buffer_access == DRV_ROBUST_BUFFER_ACCESS_2) {
-         /* robustBufferAccess2 ("Vertex Input Extraction"): the bound size
-          * in whole strides, size - size % stride, unless the stride is 0
-          * (IREM by 0 gives the dividend, so select 0 then). */
-         uint32_t rem = ir_new_vreg(c->ir, 1), kept = ir_new_vreg(c->ir, 1),
-                  whole = ir_new_vreg(c->ir, 1);
-         xl_op(c, PPU_OP_IREM, PPU_TYPE_U32, rem, size, stride);
-         struct ir_insn *i = xl_op_imm(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, stride, 0);
-         i->f.subop = PPU_CMP_NE;
-         i->f.pd = 0;
-         i = xl_op(c, PPU_OP_SEL, PPU_TYPE_U32, kept, rem, 0);
-         i->f.rb = PPU_RZ;
-         i->f.ps = 0;
-         xl_op(c, PPU_OP_ISUB, PPU_TYPE_U32, whole, size, kept);
-         size = whole;
-      }
       /* P0 = index * stride + offset + bytes <= the bound size. */
       uint32_t end = ir_new_vreg(c->ir, 1);
       xl_op(c, PPU_OP_IMAD, PPU_TYPE_U32, end, index, stride)->src[2] =
           xl_imm32(c, a->offset + bytes);
-      struct ir_insn *i = xl_op(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, end, size);
+      struct ir_insn *i =
+          xl_op(c, PPU_OP_ISETP, PPU_TYPE_U32, 0, end, xl_gfx_cbank_load(c, record + 8, 1));
       i->f.subop = PPU_CMP_LE;
       i->f.pd = 0;
    }

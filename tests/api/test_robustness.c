@@ -8,14 +8,16 @@
  *   atomics change nothing, even where the buffer goes on.
  *   robustImageAccess2 and robustBufferAccess2 on texel buffers: reads
  *   outside give zero with alpha one when the format has no alpha.
+ *   robustBufferAccess2 on vertex input: bounds are per attribute, so in
+ *   a partial last stride an attribute that fits is read, one past the
+ *   bound size reads (0, 0, 0, 1).
  *
  * Each case runs on lavapipe too (lvp.robustness), which implements both
  * extensions. On vkppu a missing extension or feature fails the case; on
  * another driver it skips. */
 #include <string.h>
 
-#include "compute_test_util.h"
-#include "image_test_util.h"
+#include "graphics_test_util.h"
 
 #define INVOCATIONS 256u
 #define GUARD 0xAAAAAAAAu
@@ -36,17 +38,6 @@ static bool context_with(struct vkt_context *ctx, const char *ext)
    return false;
 }
 
-/* The device's VkPhysicalDeviceRobustness2FeaturesEXT. */
-static VkPhysicalDeviceRobustness2FeaturesEXT robustness2_features(struct vkt_context *ctx)
-{
-   VkPhysicalDeviceRobustness2FeaturesEXT r2 = {
-       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
-   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                   .pNext = &r2};
-   vkGetPhysicalDeviceFeatures2(ctx->physical_device, &f2);
-   return r2;
-}
-
 static bool device_with(struct vkt_context *ctx, struct vkt_device *dev, const char *ext,
                         const VkPhysicalDeviceFeatures *core, void *chain)
 {
@@ -59,6 +50,39 @@ static bool device_with(struct vkt_context *ctx, struct vkt_device *dev, const c
       return false;
    }
    return true;
+}
+
+/* A context and a device with VK_EXT_robustness2's robustBufferAccess2
+ * (and robustImageAccess2 when `images`), robustBufferAccess (which
+ * robustBufferAccess2 needs: VUID-VkPhysicalDeviceRobustness2FeaturesEXT-
+ * robustBufferAccess2-04000) and the `core` features. False when the
+ * device lacks them: skipped elsewhere, failed on vkppu. */
+static bool robust2_setup(struct vkt_context *ctx, struct vkt_device *dev, bool images,
+                          VkPhysicalDeviceFeatures core)
+{
+   if (!context_with(ctx, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME))
+      return false;
+   VkPhysicalDeviceRobustness2FeaturesEXT r2 = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &r2};
+   vkGetPhysicalDeviceFeatures2(ctx->physical_device, &f2);
+   if (!r2.robustBufferAccess2 || (images && !r2.robustImageAccess2)) {
+      if (ctx->is_vkppu)
+         test_fail(__FILE__, __LINE__,
+                   "vkppu reports robustBufferAccess2 %u, robustImageAccess2 %u",
+                   r2.robustBufferAccess2, r2.robustImageAccess2);
+      else
+         vkt_skip("no robustBufferAccess2%s", images ? " or robustImageAccess2" : "");
+      vkt_context_destroy(ctx);
+      return false;
+   }
+   r2 = (VkPhysicalDeviceRobustness2FeaturesEXT){
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT,
+       .robustBufferAccess2 = VK_TRUE,
+       .robustImageAccess2 = images};
+   core.robustBufferAccess = VK_TRUE;
+   return device_with(ctx, dev, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, &core, &r2);
 }
 
 static VkPipeline create_compute(struct vkt_device *dev, VkShaderModule mod,
@@ -241,24 +265,7 @@ TEST_CASE(robust_buffer_access2_bounds_are_the_descriptor_range)
 {
    struct vkt_context ctx;
    struct vkt_device dev;
-   if (!context_with(&ctx, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME))
-      return;
-   VkPhysicalDeviceRobustness2FeaturesEXT r2 = robustness2_features(&ctx);
-   if (!r2.robustBufferAccess2) {
-      if (ctx.is_vkppu)
-         test_fail(__FILE__, __LINE__, "vkppu does not report robustBufferAccess2");
-      else
-         vkt_skip("no robustBufferAccess2");
-      vkt_context_destroy(&ctx);
-      return;
-   }
-   r2 = (VkPhysicalDeviceRobustness2FeaturesEXT){
-       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT,
-       .robustBufferAccess2 = VK_TRUE};
-   /* robustBufferAccess2 needs robustBufferAccess
-    * (VUID-VkPhysicalDeviceRobustness2FeaturesEXT-robustBufferAccess2-04000). */
-   const VkPhysicalDeviceFeatures core = {.robustBufferAccess = VK_TRUE};
-   if (!device_with(&ctx, &dev, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, &core, &r2))
+   if (!robust2_setup(&ctx, &dev, false, (VkPhysicalDeviceFeatures){0}))
       return;
    enum { SRC_RANGE = 100, UBO_RANGE = 8, DST_RANGE = 100, COUNTER_RANGE = 16, COUNTERS = 32 };
    const VkDescriptorSetLayoutBinding bindings[] = {
@@ -362,26 +369,7 @@ TEST_CASE(robust_image_access2_reads_zero_with_alpha_one_where_the_format_has_no
 {
    struct vkt_context ctx;
    struct vkt_device dev;
-   if (!context_with(&ctx, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME))
-      return;
-   VkPhysicalDeviceRobustness2FeaturesEXT r2 = robustness2_features(&ctx);
-   if (!r2.robustImageAccess2 || !r2.robustBufferAccess2) {
-      if (ctx.is_vkppu)
-         test_fail(__FILE__, __LINE__,
-                   "vkppu does not report robustImageAccess2 (%u) and "
-                   "robustBufferAccess2 (%u)",
-                   r2.robustImageAccess2, r2.robustBufferAccess2);
-      else
-         vkt_skip("no robustImageAccess2 or robustBufferAccess2");
-      vkt_context_destroy(&ctx);
-      return;
-   }
-   r2 = (VkPhysicalDeviceRobustness2FeaturesEXT){
-       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT,
-       .robustBufferAccess2 = VK_TRUE,
-       .robustImageAccess2 = VK_TRUE};
-   const VkPhysicalDeviceFeatures core = {.robustBufferAccess = VK_TRUE};
-   if (!device_with(&ctx, &dev, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, &core, &r2))
+   if (!robust2_setup(&ctx, &dev, true, (VkPhysicalDeviceFeatures){0}))
       return;
    enum { ELEMENTS = 16, BUFFER_WORDS = 64, RESULTS = 8 };
    const VkDescriptorSetLayoutBinding bindings[] = {
@@ -470,6 +458,98 @@ TEST_CASE(robust_image_access2_reads_zero_with_alpha_one_where_the_format_has_no
       vkt_buffer_destroy(&dev, &texels);
    if (img.image)
       vkt_image_destroy(&dev, &img);
+   vkt_teardown(&ctx, &dev);
+}
+
+/* Five points through gfx_robust2_vertex.vert, 28-byte vertices (position
+ * then an R32G32_SFLOAT colour at 12) from a 104-byte buffer. Vertex 3 is
+ * in a partial stride, but its colour ends at byte 104: robustBufferAccess2
+ * bounds each attribute, so it is read (what the CTS's
+ * robustness.*.out_of_bounds_stride cases pin down; robustBufferAccess
+ * alone may judge whole strides). Vertex 4's colour is past the bound
+ * size: (0, 0, 0, 1). */
+TEST_CASE(robust_buffer_access2_vertex_input_is_bounded_per_attribute)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!robust2_setup(&ctx, &dev, false,
+                      (VkPhysicalDeviceFeatures){.vertexPipelineStoresAndAtomics = VK_TRUE}))
+      return;
+   enum { VERTICES = 5, BOUND = 3 * sizeof(struct gvertex) + 20 };
+   _Static_assert(sizeof(struct gvertex) == 28, "28-byte vertices");
+   struct gtarget t;
+   const VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                           VK_SHADER_STAGE_VERTEX_BIT, NULL};
+   VkDescriptorSetLayout set_layout = ctu_set_layout(&dev, &b, 1);
+   VkPipelineLayout layout = ctu_pipeline_layout(&dev, &set_layout, 1, 0);
+   struct vkt_buffer seen = {0}, vb = {0};
+   VkDescriptorPool pool = VK_NULL_HANDLE;
+   VkPipeline pipe = VK_NULL_HANDLE;
+   const float red[4] = {1, 0, 0, 1};
+   struct gvertex v[VERTICES];
+   for (uint32_t k = 0; k < VERTICES; k++) {
+      v[k] = gvtx(4.0f + k, 4.0f, 0.5f, red);
+      v[k].color[0] = 0.25f * (float)(k + 1);
+      v[k].color[1] = 2.0f + (float)k;
+   }
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &t)) {
+      struct gtu_pipeline_desc d = {.vs = "gfx_robust2_vertex.vert",
+                                    .topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST,
+                                    .color_format = VK_FORMAT_R32G32_SFLOAT,
+                                    .layout = layout,
+                                    .pass = t.pass};
+      VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+      const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+      const VkDescriptorPoolCreateInfo pci = {.sType =
+                                                  VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                              .maxSets = 1,
+                                              .poolSizeCount = 1,
+                                              .pPoolSizes = &size};
+      VKT_CHECK(vkCreateDescriptorPool(dev.device, &pci, NULL, &pool));
+      const VkDescriptorSetAllocateInfo ai = {.sType =
+                                                  VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                              .descriptorPool = pool,
+                                              .descriptorSetCount = 1,
+                                              .pSetLayouts = &set_layout};
+      VkDescriptorSet set = VK_NULL_HANDLE;
+      if (pool)
+         VKT_CHECK(vkAllocateDescriptorSets(dev.device, &ai, &set));
+      if (pipe && set &&
+          vkt_buffer_create(&dev, VERTICES * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                            VKT_MEMORY_HOST, &seen) == VK_SUCCESS &&
+          gtu_data_buffer(&dev, v, BOUND, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         memset(seen.map, 0xAA, VERTICES * 16);
+         ctu_write_buffer(&dev, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, seen.buffer, 0,
+                          VK_WHOLE_SIZE);
+         const float black[4] = {0, 0, 0, 0};
+         VkCommandBuffer cmd = gtu_begin(&dev, &t, black, 1.0f, 0);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+         vkCmdDraw(cmd, VERTICES, 1, 0, 0);
+         if (gtu_end_read(&dev, &t, cmd)) {
+            float want[VERTICES][4];
+            for (uint32_t k = 0; k < VERTICES; k++) {
+               bool inside = k < 4;
+               want[k][0] = inside ? v[k].color[0] : 0.0f;
+               want[k][1] = inside ? v[k].color[1] : 0.0f;
+               want[k][2] = 0.0f;
+               want[k][3] = 1.0f;
+            }
+            vkt_compare_words(want, seen.map, sizeof(want),
+                              "colours fetched (vertex 4 past the bound size)");
+         }
+      }
+      gtu_target_destroy(&dev, &t);
+   }
+   if (vb.buffer)
+      vkt_buffer_destroy(&dev, &vb);
+   if (seen.buffer)
+      vkt_buffer_destroy(&dev, &seen);
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyDescriptorPool(dev.device, pool, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyDescriptorSetLayout(dev.device, set_layout, NULL);
    vkt_teardown(&ctx, &dev);
 }
 
