@@ -26,16 +26,6 @@
 #define MAX_THREADS 16u
 #define SENTINEL 0xAAAAAAAAu
 
-/* The loss's own report and the "in use" errors of destroying a lost
- * device's objects (as test_compute_faults.c tolerates them). */
-static const char *const expected_after_loss[] = {
-    "device lost",
-    "VUID-vkDestroyFence-fence-01120",
-    "VUID-vkFreeCommandBuffers-pCommandBuffers-00047",
-    "VUID-vkDestroyCommandPool-commandPool-00041",
-    NULL,
-};
-
 struct shared_device {
    struct vkt_device dev;
    VkDescriptorSetLayout set_layout;
@@ -286,7 +276,7 @@ TEST_CASE(threads_devices_and_queues_mix_valid_and_faulting_work)
    }
    if (made == SHARED_DEVICES && !test_current_failed()) {
       /* Lost devices' messages come from any thread, all run long. */
-      vkt_tolerate_begin(expected_after_loss);
+      vkt_tolerate_begin(ctu_device_loss_messages);
       soak.end = vkt_seconds() + seconds;
       static struct worker workers[MAX_THREADS];
       pthread_t tid[MAX_THREADS];
