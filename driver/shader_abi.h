@@ -206,12 +206,25 @@ struct drv_binding_layout {
    int32_t dynamic_index; /* first slot in the dynamic-offset table, or -1 */
 };
 
+/* Buffer robustness a program is compiled with: what the application asked
+ * for (robustBufferAccess, or VK_EXT_robustness2's robustBufferAccess2).
+ * Both levels compile the same checks, robustBufferAccess2's: every access
+ * of a uniform or storage buffer against its descriptor's exact range
+ * (reads outside give 0, writes and atomics outside are dropped), every
+ * vertex attribute against its binding's bound size, attribute by
+ * attribute. NONE leaves out-of-range accesses to the MMU (a fault). */
+enum drv_robustness {
+   DRV_ROBUST_NONE = 0,
+   DRV_ROBUST_BUFFER_ACCESS = 1,
+   DRV_ROBUST_BUFFER_ACCESS_2 = 2,
+};
+
 /* The pipeline layout as the compiler sees it. */
 struct drv_pipeline_abi {
    const struct drv_binding_layout *bindings;
    uint32_t binding_count;
    uint32_t push_constant_size;   /* bytes, <= DRV_ABI_PUSH_CONSTANTS_SIZE */
-   uint32_t robust_buffer_access; /* nonzero: bounds-check buffer accesses */
+   uint32_t robust_buffer_access; /* enum drv_robustness: bounds-check buffer accesses */
 };
 
 #endif /* DRV_SHADER_ABI_H */

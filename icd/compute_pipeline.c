@@ -3,11 +3,10 @@
  * A compute pipeline is its program compiled by drv_compile_compute
  * (driver/compiler/compiler.h) against the pipeline layout's ABI
  * (driver/shader_abi.h), copied into GPU memory. Programs are looked up in
- * and added to the pipeline cache under a key that hashes everything the
- * compiler's output depends on: the SPIR-V words, the entry point name, the
- * specialization values, the layout's ABI and robustBufferAccess. The driver
- * version is in pipelineCacheUUID, so a newer compiler never sees an older
- * one's programs.
+ * and added to the pipeline cache under the SHA-256 of everything the
+ * compiler's output depends on (program_key). Both the compiler's output and
+ * a cached program pass vkppu_compute_program_check before they are
+ * uploaded.
  *
  * Until the compiler library is built into the driver (CMake defines
  * VKPPU_HAVE_COMPILER when the vkppu_compiler target exists), creating a
@@ -18,37 +17,14 @@
 #include <stdlib.h>
 
 #include "compiler.h" /* the contract; only the calls need the library */
+#include "compiler_build_id.h"
 #include "gpu_memory.h"
 #include "program_names.h"
 #include "ppu/isa.h"
 #include "ppu/qmd.h"
+#include "sha256.h"
+#include "vkppu_physical_device.h"
 #include "vkppu_pipeline.h"
-
-/* SM resources a workgroup must fit in (docs/compute.md, default chip
- * configuration; physical_device_properties.c reports the same limits). */
-#define SM_REGISTERS 65536u
-#define SM_SHARED_MEMORY 49152u
-#define MAX_REGISTERS_PER_THREAD 255u
-
-struct key_hasher {
-   uint64_t a, b;
-};
-
-static void hash_bytes(struct key_hasher *h, const void *data, size_t n)
-{
-   /* FNV-1a 64 twice, from different offset bases and primes, so the key
-    * is 128 bits wide. */
-   const uint8_t *p = data;
-   for (size_t i = 0; i < n; i++) {
-      h->a = (h->a ^ p[i]) * 0x100000001b3ull;
-      h->b = (h->b ^ p[i]) * 0x00000100000001b3ull + 0x9e3779b97f4a7c15ull;
-   }
-}
-
-static void hash_u32(struct key_hasher *h, uint32_t v)
-{
-   hash_bytes(h, &v, sizeof(v));
-}
 
 /* Resolves VkSpecializationInfo into (id, size, bits) triples. Entries that
  * point outside pData are dropped (VUID-VkSpecializationInfo-offset-00773
@@ -104,30 +80,47 @@ static VkResult check_subgroup_size(struct vkppu_device *dev,
    return VK_SUCCESS;
 }
 
-static struct vkppu_program_key program_key(const struct vkppu_shader_module *mod,
+/* SHA-256 over everything the compiler's output depends on, each item
+ * length-prefixed so that no two different inputs hash the same bytes: the
+ * compiler build (VKPPU_COMPILER_BUILD_ID, a digest of its sources), the
+ * device (pipelineCacheUUID and deviceUUID), the SPIR-V words, the entry
+ * point, the specialization values, the layout's ABI and the robustness
+ * the program is compiled with. */
+static struct vkppu_program_key program_key(const struct vkppu_physical_device *pd,
+                                            const struct vkppu_shader_module *mod,
                                             const char *entry, const struct drv_spec_value *spec,
                                             uint32_t spec_count, const struct drv_pipeline_abi *abi)
 {
-   struct key_hasher h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-   hash_u32(&h, (uint32_t)mod->word_count);
-   hash_bytes(&h, mod->words, mod->word_count * 4);
-   hash_bytes(&h, entry, strlen(entry) + 1);
-   hash_u32(&h, spec_count);
+   struct vkppu_sha256 h;
+   vkppu_sha256_init(&h);
+   static const char build[] = VKPPU_COMPILER_BUILD_ID;
+   vkppu_sha256_u32(&h, (uint32_t)sizeof(build));
+   vkppu_sha256_update(&h, build, sizeof(build));
+   vkppu_sha256_update(&h, pd->pipeline_cache_uuid, VK_UUID_SIZE);
+   vkppu_sha256_update(&h, pd->device_uuid, VK_UUID_SIZE);
+   vkppu_sha256_u32(&h, (uint32_t)mod->word_count);
+   vkppu_sha256_update(&h, mod->words, mod->word_count * 4);
+   vkppu_sha256_u32(&h, (uint32_t)strlen(entry));
+   vkppu_sha256_update(&h, entry, strlen(entry));
+   vkppu_sha256_u32(&h, spec_count);
    for (uint32_t i = 0; i < spec_count; i++) {
-      hash_u32(&h, spec[i].id);
-      hash_u32(&h, spec[i].size);
-      hash_bytes(&h, &spec[i].bits, 8);
+      vkppu_sha256_u32(&h, spec[i].id);
+      vkppu_sha256_u32(&h, spec[i].size);
+      vkppu_sha256_update(&h, &spec[i].bits, 8);
    }
-   hash_u32(&h, abi->binding_count);
+   vkppu_sha256_u32(&h, abi->binding_count);
    for (uint32_t i = 0; i < abi->binding_count; i++) {
       const struct drv_binding_layout *b = &abi->bindings[i];
-      uint32_t words[6] = {b->set,    b->binding,    (uint32_t)b->kind,
-                           b->offset, b->array_size, (uint32_t)b->dynamic_index};
-      hash_bytes(&h, words, sizeof(words));
+      const uint32_t words[6] = {b->set,    b->binding,    (uint32_t)b->kind,
+                                 b->offset, b->array_size, (uint32_t)b->dynamic_index};
+      for (unsigned k = 0; k < 6; k++)
+         vkppu_sha256_u32(&h, words[k]);
    }
-   hash_u32(&h, abi->push_constant_size);
-   hash_u32(&h, abi->robust_buffer_access);
-   return (struct vkppu_program_key){h.a, h.b};
+   vkppu_sha256_u32(&h, abi->push_constant_size);
+   vkppu_sha256_u32(&h, abi->robust_buffer_access);
+   struct vkppu_program_key key;
+   vkppu_sha256_final(&h, key.digest);
+   return key;
 }
 
 /* Compiles; on success *code is malloc'd. */
@@ -150,11 +143,13 @@ static VkResult compile(struct vkppu_device *dev, const struct vkppu_shader_modu
        .spec = spec,
        .spec_count = spec_count,
        .abi = abi,
-       .max_registers = MAX_REGISTERS_PER_THREAD,
+       .max_registers = VKPPU_MAX_REGISTERS_PER_THREAD,
        .debug_flags = flags,
    };
    char err[512] = "";
-   for (int attempt = 0; attempt < 2; attempt++) {
+   /* At most two attempts: the second has fewer registers, and whatever
+    * comes of it is checked like any program. */
+   for (int attempt = 0;; attempt++) {
       struct drv_shader_binary bin = {0};
       if (drv_compile_compute(&req, &bin, err, sizeof(err)) != 0) {
          vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
@@ -164,23 +159,11 @@ static VkResult compile(struct vkppu_device *dev, const struct vkppu_shader_modu
       }
       uint64_t invocations =
           (uint64_t)bin.workgroup_size[0] * bin.workgroup_size[1] * bin.workgroup_size[2];
-      if (invocations == 0 || invocations > PPU_QMD_MAX_WORKGROUP_INVOCATIONS ||
-          bin.shared_memory_size > SM_SHARED_MEMORY ||
-          bin.local_memory_size > PPU_QMD_LOCAL_MAX_SIZE || bin.register_count == 0 ||
-          bin.register_count > MAX_REGISTERS_PER_THREAD || bin.code_words == 0) {
-         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                      "vkCreateComputePipelines: \"%s\" needs workgroup %ux%ux%u, %u registers, "
-                      "%u bytes shared and %u bytes local memory per thread: beyond the "
-                      "device's limits",
-                      entry, bin.workgroup_size[0], bin.workgroup_size[1], bin.workgroup_size[2],
-                      bin.register_count, bin.shared_memory_size, bin.local_memory_size);
-         drv_shader_binary_free(&bin);
-         return VK_ERROR_UNKNOWN;
-      }
-      if (bin.register_count * invocations > SM_REGISTERS && attempt == 0) {
+      if (invocations && invocations <= PPU_QMD_MAX_WORKGROUP_INVOCATIONS &&
+          bin.register_count * invocations > VKPPU_SM_REGISTERS && attempt == 0) {
          /* A workgroup must fit on one SM (docs/compute.md): compile again
           * with fewer registers per thread (the compiler spills). */
-         req.max_registers = (uint32_t)(SM_REGISTERS / invocations);
+         req.max_registers = (uint32_t)(VKPPU_SM_REGISTERS / invocations);
          drv_shader_binary_free(&bin);
          continue;
       }
@@ -191,14 +174,19 @@ static VkResult compile(struct vkppu_device *dev, const struct vkppu_shader_modu
           .local_memory_size = bin.local_memory_size,
           .workgroup_size = {bin.workgroup_size[0], bin.workgroup_size[1], bin.workgroup_size[2]},
       };
+      /* The same check a cached program passes (vkppu_compute_program_check). */
+      char why[160];
+      if (!vkppu_compute_program_check(info, bin.code, why, sizeof(why))) {
+         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                      "vkCreateComputePipelines: \"%s\" cannot run on this device: %s", entry, why);
+         drv_shader_binary_free(&bin);
+         return VK_ERROR_UNKNOWN;
+      }
       *code = bin.code; /* ownership moves to the caller */
       bin.code = NULL;
       drv_shader_binary_free(&bin);
       return VK_SUCCESS;
    }
-   vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                "vkCreateComputePipelines: \"%s\" does not fit the registers of one SM", entry);
-   return VK_ERROR_UNKNOWN;
 #else
    (void)mod;
    (void)spec;
@@ -278,8 +266,9 @@ static VkResult create_pipeline(struct vkppu_device *dev, struct vkppu_pipeline_
    struct drv_spec_value spec[VKPPU_MAX_SPEC_VALUES];
    uint32_t spec_count = vkppu_resolve_specialization(stage->pSpecializationInfo, spec);
    struct drv_pipeline_abi abi = layout->abi;
-   abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
-   struct vkppu_program_key key = program_key(mod, entry, spec, spec_count, &abi);
+   abi.robust_buffer_access = vkppu_pipeline_buffer_robustness(dev, ci->pNext, stage, 1, false);
+   struct vkppu_program_key key =
+       program_key(dev->physical_device, mod, entry, spec, spec_count, &abi);
 
    struct vkppu_creation creation;
    vkppu_creation_begin(&creation, ci->pNext);

@@ -166,6 +166,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateDevice(VkPhysicalDevice physicalDevic
    dev->private_data = features.private_data;
    dev->buffer_device_address = features.buffer_device_address;
    dev->host_query_reset = features.host_query_reset;
+   dev->robust_buffer_access2 = features.robust_buffer_access2;
    /* VkDevicePrivateDataCreateInfo needs no reservation: private data
     * entries are allocated when first set (private_data.c), and only a
     * failing host allocation can refuse one. */

@@ -125,6 +125,10 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PRIORITY_FEATURES_EXT),
     FEATURE(VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT, pageableDeviceLocalMemory,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceRobustness2FeaturesEXT, nullDescriptor,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT),
+    FEATURE(VkPhysicalDevicePipelineRobustnessFeaturesEXT, pipelineRobustness,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT),
 };
 #undef FEATURE
 
@@ -265,6 +269,10 @@ static void note_enabled(const VkBaseInStructure *s, struct vkppu_enabled_featur
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
       out->host_query_reset |=
           ((const VkPhysicalDeviceHostQueryResetFeatures *)(const void *)s)->hostQueryReset;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT:
+      out->robust_buffer_access2 |=
+          ((const VkPhysicalDeviceRobustness2FeaturesEXT *)(const void *)s)->robustBufferAccess2;
       break;
    default:
       break;

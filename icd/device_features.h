@@ -16,6 +16,7 @@ struct vkppu_enabled_features {
    bool private_data;
    bool buffer_device_address;
    bool host_query_reset;
+   bool robust_buffer_access2;
 };
 
 /* Fills *out with what the create info enables, or returns

@@ -291,7 +291,8 @@ static VkResult create_pipeline(struct vkppu_device *dev, const VkGraphicsPipeli
    if (r == VK_SUCCESS) {
 #ifdef VKPPU_HAVE_COMPILER
       struct drv_pipeline_abi abi = layout->abi;
-      abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
+      abi.robust_buffer_access =
+          vkppu_pipeline_buffer_robustness(dev, ci->pNext, ci->pStages, ci->stageCount, true);
       r = compile_and_upload(dev, pipe, ci, vs, fs, &abi);
 #else
       r = fail(dev, "this build of vkppu has no shader compiler");

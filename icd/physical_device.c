@@ -3,6 +3,7 @@
  * physical_device_{properties,features,formats}.c. */
 #include <string.h>
 
+#include "compiler_build_id.h"
 #include "drv_device.h"
 #include "ppu/gpu.h"
 #include "vkppu_physical_device.h"
@@ -71,9 +72,11 @@ void vkppu_physical_device_init(struct vkppu_physical_device *pd, struct vkppu_i
    snprintf(id, sizeof(id), "device:%x:%x:%s", VKPPU_VENDOR_ID, VKPPU_DEVICE_ID, pd->name);
    uuid_from_string(pd->device_uuid, id);
    uuid_from_string(pd->driver_uuid, "driver:vkppu:" VKPPU_DRIVER_VERSION_STRING);
-   /* Changes with the driver version: a cache written by another build is
-    * refused rather than misread. */
-   uuid_from_string(pd->pipeline_cache_uuid, "pipeline-cache:vkppu:" VKPPU_DRIVER_VERSION_STRING);
+   /* Changes with the driver version and with the compiler's sources
+    * (VKPPU_COMPILER_BUILD_ID): a cache written by another build is refused
+    * rather than misread. */
+   uuid_from_string(pd->pipeline_cache_uuid, "pipeline-cache:vkppu:" VKPPU_DRIVER_VERSION_STRING
+                                             ":" VKPPU_COMPILER_BUILD_ID);
 }
 
 void vkppu_physical_device_finish(struct vkppu_physical_device *pd)

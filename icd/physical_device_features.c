@@ -159,6 +159,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(EXTENDED_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicStateFeaturesEXT)         \
    X(EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicState2FeaturesEXT)      \
    X(MEMORY_PRIORITY_FEATURES_EXT, VkPhysicalDeviceMemoryPriorityFeaturesEXT)                      \
+   X(ROBUSTNESS_2_FEATURES_EXT, VkPhysicalDeviceRobustness2FeaturesEXT)                            \
+   X(PIPELINE_ROBUSTNESS_FEATURES_EXT, VkPhysicalDevicePipelineRobustnessFeaturesEXT)              \
    X(PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,                                                    \
      VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT)
 
@@ -548,6 +550,26 @@ static void set_supported_features(VkBaseOutStructure *s)
        * use it"): VRAM is never oversubscribed or paged, so vkAllocateMemory
        * and vkSetDeviceMemoryPriorityEXT take them and nothing changes. */
       ((VkPhysicalDeviceMemoryPriorityFeaturesEXT *)(void *)s)->memoryPriority = VK_TRUE;
+      break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT: {
+      /* docs/robustness.md. robustBufferAccess2: every uniform and storage
+       * buffer access is checked against its descriptor's exact range,
+       * each vertex attribute against its binding's bound size
+       * (driver/shader_abi.h enum drv_robustness); texel buffers and
+       * images (robustImageAccess2): the texture unit reads an
+       * out-of-range texel as a zero texel of the view's format, so alpha
+       * is 1 where the format has none, and drops stores there. No null
+       * descriptors yet: a null image or acceleration-structure descriptor
+       * would need a header the texture unit and the TTU read as empty. */
+      VkPhysicalDeviceRobustness2FeaturesEXT *f = (void *)s;
+      f->robustBufferAccess2 = VK_TRUE;
+      f->robustImageAccess2 = VK_TRUE;
+      f->nullDescriptor = VK_FALSE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT:
+      /* Per pipeline and per stage buffer robustness (pipeline_robustness.c). */
+      ((VkPhysicalDevicePipelineRobustnessFeaturesEXT *)(void *)s)->pipelineRobustness = VK_TRUE;
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT:
       ((VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT *)(void *)s)

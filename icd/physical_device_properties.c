@@ -482,6 +482,25 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
        * host-assisted job at its place in the queue (cmd_query_performance.c). */
       ((VkPhysicalDevicePerformanceQueryPropertiesKHR *)s)->allowCommandBufferQueryCopies = VK_TRUE;
       break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT: {
+      /* Bounds are checked per scalar against the descriptor's exact range
+       * in bytes (translate_memory.c xl_bounds_check_p0): no rounding. */
+      VkPhysicalDeviceRobustness2PropertiesEXT *p = (void *)s;
+      p->robustStorageBufferAccessSizeAlignment = 1;
+      p->robustUniformBufferAccessSizeAlignment = 1;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_PROPERTIES_EXT: {
+      /* Without robustBufferAccess the MMU faults an out-of-range access
+       * (DISABLED); the texture unit is always robust, with alpha 1 for
+       * formats without alpha (ROBUST_IMAGE_ACCESS_2). */
+      VkPhysicalDevicePipelineRobustnessPropertiesEXT *p = (void *)s;
+      p->defaultRobustnessStorageBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED_EXT;
+      p->defaultRobustnessUniformBuffers = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED_EXT;
+      p->defaultRobustnessVertexInputs = VK_PIPELINE_ROBUSTNESS_BUFFER_BEHAVIOR_DISABLED_EXT;
+      p->defaultRobustnessImages = VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2_EXT;
+      break;
+   }
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
       /* The divisor is an immediate of a 32-bit unsigned IDIV. */
       ((VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT *)s)->maxVertexAttribDivisor =

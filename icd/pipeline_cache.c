@@ -1,34 +1,47 @@
-/* VkPipelineCache: compiled compute programs keyed by a hash of everything
- * the compiler's output depends on (see compute_pipeline.c), with
- * vkGetPipelineCacheData / initial data / vkMergePipelineCaches.
+/* VkPipelineCache: compiled compute programs keyed by the SHA-256 of
+ * everything the compiler's output depends on (compute_pipeline.c
+ * program_key), with vkGetPipelineCacheData / initial data /
+ * vkMergePipelineCaches.
  *
  * Serialized form (all little-endian):
  *
  *   VkPipelineCacheHeaderVersionOne (32 bytes): headerSize 32, headerVersion
  *       1, vendorID, deviceID, pipelineCacheUUID — as the spec requires
- *       ("Pipeline Cache Header").
- *   payload header (24 bytes): magic "VPPC", entry count, payload bytes
- *       (u64, what follows), FNV-1a 64 checksum of those bytes.
- *   entries: key (2 x u64), struct vkppu_program_info (7 x u32) + u32 pad,
- *       then code_words u32 words.
+ *       ("Pipeline Cache Header"). pipelineCacheUUID changes with the
+ *       compiler's sources (VKPPU_COMPILER_BUILD_ID).
+ *   payload header (24 bytes): magic "VPC2", entry count, payload bytes
+ *       (u64, what follows), FNV-1a 64 checksum of those bytes (is the blob
+ *       whole?).
+ *   entries: key (32-byte SHA-256), entry digest (SHA-256 of key, program
+ *       info and code: is this entry what we stored?), struct
+ *       vkppu_program_info (7 x u32) + u32 pad, then code_words u32 words.
  *
- * Initial data is untrusted application input: anything that does not match
- * this device exactly (header, UUID, checksum, sizes) is ignored as a
- * whole, and the cache starts empty — creation still succeeds, as the spec
- * lets an implementation ignore incompatible data.
+ * Initial data is untrusted application input. A blob whose framing does
+ * not match this device exactly (header, UUID, checksum, sizes) is ignored
+ * as a whole; an entry whose digest does not match, or whose program fails
+ * the check every freshly compiled program passes
+ * (vkppu_compute_program_check: QMD limits, every instruction legal as the
+ * SM decodes it, branches inside the program), is dropped alone. Either
+ * way the pipeline is compiled again rather than built from doubtful code,
+ * and creation still succeeds, as the spec lets an implementation ignore
+ * incompatible data. A blob forged with recomputed digests can still only
+ * hold programs the chip would accept from a shader, and those can do no
+ * more than any shader can.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "sha256.h"
 #include "vkppu_physical_device.h"
 #include "vkppu_pipeline.h"
 
-#define CACHE_MAGIC 0x43505056u /* "VPPC" */
+#define CACHE_MAGIC 0x32435056u /* "VPC2" */
 #define HEADER_BYTES 32u
 #define PAYLOAD_HEADER_BYTES 24u
-#define ENTRY_HEADER_BYTES (16u + 8u * 4u)
-/* Far above any program the compiler emits; bounds what initial data can
- * make us allocate per entry. */
-#define MAX_CODE_WORDS (1u << 24)
+#define KEY_BYTES 32u
+#define DIGEST_BYTES 32u
+#define INFO_OFFSET (KEY_BYTES + DIGEST_BYTES)
+#define ENTRY_HEADER_BYTES (INFO_OFFSET + 8u * 4u)
 
 struct vkppu_cache_entry {
    struct vkppu_cache_entry *next;
@@ -52,11 +65,24 @@ static size_t entry_bytes(const struct vkppu_cache_entry *e)
    return ENTRY_HEADER_BYTES + (size_t)e->info.code_words * 4;
 }
 
+/* SHA-256 of key, info and code as serialized: what an entry's digest
+ * must be. */
+static void entry_digest(const struct vkppu_program_key *key, const struct vkppu_program_info *info,
+                         const uint32_t *code, uint8_t out[DIGEST_BYTES])
+{
+   struct vkppu_sha256 h;
+   vkppu_sha256_init(&h);
+   vkppu_sha256_update(&h, key->digest, KEY_BYTES);
+   vkppu_sha256_update(&h, info, sizeof(*info));
+   vkppu_sha256_update(&h, code, (size_t)info->code_words * 4);
+   vkppu_sha256_final(&h, out);
+}
+
 static struct vkppu_cache_entry *find(struct vkppu_pipeline_cache *cache,
                                       const struct vkppu_program_key *key)
 {
    for (struct vkppu_cache_entry *e = cache->entries; e; e = e->next) {
-      if (e->key.lo == key->lo && e->key.hi == key->hi)
+      if (memcmp(e->key.digest, key->digest, KEY_BYTES) == 0)
          return e;
    }
    return NULL;
@@ -66,7 +92,7 @@ static struct vkppu_cache_entry *find(struct vkppu_pipeline_cache *cache,
 static void insert_locked(struct vkppu_pipeline_cache *cache, const struct vkppu_program_key *key,
                           const struct vkppu_program_info *info, const uint32_t *code)
 {
-   if (find(cache, key) || info->code_words > MAX_CODE_WORDS)
+   if (find(cache, key) || info->code_words > VKPPU_MAX_PROGRAM_WORDS)
       return;
    struct vkppu_cache_entry *e = malloc(sizeof(*e) + (size_t)info->code_words * 4);
    if (!e)
@@ -135,9 +161,13 @@ static uint64_t read_u64(const uint8_t *p)
    return v;
 }
 
-/* Loads initial data; returns a reason when it is ignored, else NULL. */
+/* Loads initial data; returns a reason when it is ignored as a whole, else
+ * NULL. Entries that are not exactly what this driver stored, or whose
+ * program it would not run, are dropped one by one (*dropped counts them,
+ * the last reason goes to *drop_why). */
 static const char *load(struct vkppu_pipeline_cache *cache, const struct vkppu_physical_device *pd,
-                        const uint8_t *data, size_t size)
+                        const uint8_t *data, size_t size, uint32_t *dropped, char *drop_why,
+                        size_t drop_why_size)
 {
    uint8_t expect[HEADER_BYTES];
    write_header(pd, expect);
@@ -153,14 +183,14 @@ static const char *load(struct vkppu_pipeline_cache *cache, const struct vkppu_p
    p += PAYLOAD_HEADER_BYTES;
    if (fnv1a64(p, (size_t)payload) != read_u64(data + HEADER_BYTES + 16))
       return "checksum mismatch";
-   /* Entries are checked in full before any is used. */
+   /* The framing is checked in full before any entry is used. */
    size_t left = (size_t)payload;
    const uint8_t *q = p;
    for (uint32_t i = 0; i < count; i++) {
       if (left < ENTRY_HEADER_BYTES)
          return "truncated entry";
-      uint32_t words = read_u32(q + 16);
-      if (words > MAX_CODE_WORDS || (size_t)words * 4 > left - ENTRY_HEADER_BYTES)
+      uint32_t words = read_u32(q + INFO_OFFSET);
+      if (words > VKPPU_MAX_PROGRAM_WORDS || (size_t)words * 4 > left - ENTRY_HEADER_BYTES)
          return "entry size out of range";
       size_t n = ENTRY_HEADER_BYTES + (size_t)words * 4;
       q += n;
@@ -169,11 +199,28 @@ static const char *load(struct vkppu_pipeline_cache *cache, const struct vkppu_p
    if (left != 0)
       return "trailing bytes";
    for (uint32_t i = 0; i < count; i++) {
-      struct vkppu_program_key key = {read_u64(p), read_u64(p + 8)};
+      struct vkppu_program_key key;
       struct vkppu_program_info info;
-      memcpy(&info, p + 16, sizeof(info));
-      insert_locked(cache, &key, &info, (const uint32_t *)(const void *)(p + ENTRY_HEADER_BYTES));
-      p += ENTRY_HEADER_BYTES + (size_t)info.code_words * 4;
+      memcpy(key.digest, p, KEY_BYTES);
+      memcpy(&info, p + INFO_OFFSET, sizeof(info));
+      const size_t n = ENTRY_HEADER_BYTES + (size_t)info.code_words * 4;
+      /* An aligned copy: the blob may sit at any address. */
+      uint32_t *code = malloc((size_t)info.code_words * 4 + 4);
+      if (!code)
+         return "out of host memory";
+      memcpy(code, p + ENTRY_HEADER_BYTES, (size_t)info.code_words * 4);
+      uint8_t digest[DIGEST_BYTES];
+      entry_digest(&key, &info, code, digest);
+      if (memcmp(digest, p + KEY_BYTES, DIGEST_BYTES) != 0) {
+         snprintf(drop_why, drop_why_size, "entry %u: its digest does not match its contents", i);
+         (*dropped)++;
+      } else if (!vkppu_compute_program_check(&info, code, drop_why, drop_why_size)) {
+         (*dropped)++;
+      } else {
+         insert_locked(cache, &key, &info, code);
+      }
+      free(code);
+      p += n;
    }
    return NULL;
 }
@@ -191,8 +238,15 @@ vkppu_CreatePipelineCache(VkDevice device, const VkPipelineCacheCreateInfo *pCre
    vkppu_object_init(&cache->base, VK_OBJECT_TYPE_PIPELINE_CACHE, dev);
    pthread_mutex_init(&cache->lock, NULL);
    if (pCreateInfo->initialDataSize && pCreateInfo->pInitialData) {
+      uint32_t dropped = 0;
+      char drop_why[200] = "";
       const char *why = load(cache, dev->physical_device, pCreateInfo->pInitialData,
-                             pCreateInfo->initialDataSize);
+                             pCreateInfo->initialDataSize, &dropped, drop_why, sizeof(drop_why));
+      if (!why && dropped)
+         vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+                      "vkCreatePipelineCache: %u entr%s of the initial data dropped, to be "
+                      "compiled again (%s)",
+                      dropped, dropped == 1 ? "y" : "ies", drop_why);
       if (why) {
          /* Drop whatever a partly valid blob may have added. */
          while (cache->entries) {
@@ -258,10 +312,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetPipelineCacheData(VkDevice device,
       if (n > room)
          break;
       uint32_t pad = 0;
-      memcpy(p, &e->key.lo, 8);
-      memcpy(p + 8, &e->key.hi, 8);
-      memcpy(p + 16, &e->info, sizeof(e->info));
-      memcpy(p + 16 + sizeof(e->info), &pad, 4);
+      memcpy(p, e->key.digest, KEY_BYTES);
+      entry_digest(&e->key, &e->info, e->code, p + KEY_BYTES);
+      memcpy(p + INFO_OFFSET, &e->info, sizeof(e->info));
+      memcpy(p + INFO_OFFSET + sizeof(e->info), &pad, 4);
       memcpy(p + ENTRY_HEADER_BYTES, e->code, (size_t)e->info.code_words * 4);
       p += n;
       room -= n;

@@ -70,7 +70,8 @@ static VkResult compile(struct vkppu_device *dev, const VkRayTracingPipelineCrea
 {
 #ifdef VKPPU_HAVE_COMPILER
    struct drv_pipeline_abi abi = layout->abi;
-   abi.robust_buffer_access = dev->enabled_features.robustBufferAccess ? 1u : 0u;
+   abi.robust_buffer_access =
+       vkppu_pipeline_buffer_robustness(dev, ci->pNext, ci->pStages, ci->stageCount, false);
    uint32_t flags = 0;
    const char *dbg = getenv("VKPPU_DEBUG"); /* docs/compiler.md */
    if (dbg && strstr(dbg, "ir"))

@@ -71,7 +71,8 @@ struct vkppu_device {
    bool enabled_device_ext[VKPPU_DEVICE_EXT_COUNT];
    VkPhysicalDeviceFeatures enabled_features;
    bool timeline_semaphore, synchronization2, private_data, buffer_device_address,
-       host_query_reset; /* enabled features beyond 1.0 */
+       host_query_reset;       /* enabled features beyond 1.0 */
+   bool robust_buffer_access2; /* VK_EXT_robustness2 (pipeline_robustness.c) */
    struct vkppu_queue *queues[VKPPU_QUEUE_FAMILY_COUNT][VKPPU_QUEUES_PER_FAMILY];
    uint32_t queue_count[VKPPU_QUEUE_FAMILY_COUNT];
    struct drv_device *drv;          /* the user-mode driver's device: hw, VA space... */

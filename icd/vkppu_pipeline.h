@@ -29,10 +29,35 @@ struct vkppu_program_info {
    uint32_t workgroup_size[3];
 };
 
-/* 128-bit key of a compiled program: two independent 64-bit hashes over
- * everything the compiler output depends on. */
+/* SM resources a compute workgroup must fit in (docs/compute.md, default
+ * chip configuration; physical_device_properties.c reports the same
+ * limits), and a bound on program size far above anything the compiler
+ * emits (it bounds what pipeline-cache data can make us allocate). */
+#define VKPPU_SM_REGISTERS 65536u
+#define VKPPU_SM_SHARED_MEMORY 49152u
+#define VKPPU_MAX_REGISTERS_PER_THREAD 255u
+#define VKPPU_MAX_PROGRAM_WORDS (1u << 24)
+
+/* Whether a compute program can run on this device: the QMD limits and
+ * every instruction legal as the SM decodes it (compute_program_check.c).
+ * Applied to the compiler's output and to every program read back from a
+ * pipeline cache; false with the reason in why. */
+bool vkppu_compute_program_check(const struct vkppu_program_info *info, const uint32_t *code,
+                                 char *why, size_t why_size);
+
+/* The buffer robustness a program is compiled with (a DRV_ROBUST_* level,
+ * pipeline_robustness.c): the device's, and the pipeline's from
+ * VK_EXT_pipeline_robustness over `stages` (vertex inputs count when
+ * vertex_input: graphics pipelines). */
+uint32_t vkppu_device_buffer_robustness(const struct vkppu_device *dev);
+uint32_t vkppu_pipeline_buffer_robustness(const struct vkppu_device *dev, const void *pipeline_next,
+                                          const VkPipelineShaderStageCreateInfo *stages,
+                                          uint32_t stage_count, bool vertex_input);
+
+/* Key of a compiled program: the SHA-256 of everything the compiler's output
+ * depends on (compute_pipeline.c program_key). */
 struct vkppu_program_key {
-   uint64_t lo, hi;
+   uint8_t digest[32];
 };
 
 struct vkppu_cache_entry;

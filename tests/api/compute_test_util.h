@@ -11,6 +11,17 @@
 
 #include "vk_test_context.h"
 
+/* What a test that loses a device on purpose excuses (vkt_tolerate_begin):
+ * the loss's own report, and the "in use" errors validation layer 1.3.239
+ * gives when a lost device's objects are destroyed (see test_device_lost.c). */
+static const char *const ctu_device_loss_messages[] = {
+    "device lost",
+    "VUID-vkDestroyFence-fence-01120",
+    "VUID-vkFreeCommandBuffers-pCommandBuffers-00047",
+    "VUID-vkDestroyCommandPool-commandPool-00041",
+    NULL,
+};
+
 /* Reads VKT_SHADER_DIR/<name>.spv; NULL (and a failed case) when missing.
  * The caller frees the words. */
 static inline uint32_t *ctu_load_spirv(const char *name, size_t *bytes)

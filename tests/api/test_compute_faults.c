@@ -21,16 +21,6 @@
 #define WORKGROUP 64u /* local_size_x of every shader used here */
 #define SENTINEL 0xAAAAAAAAu
 
-/* The loss's own report, and the "in use" errors validation layer 1.3.239
- * gives when a lost device's objects are destroyed (see test_device_lost.c). */
-static const char *const expected_after_loss[] = {
-    "device lost",
-    "VUID-vkDestroyFence-fence-01120",
-    "VUID-vkFreeCommandBuffers-pCommandBuffers-00047",
-    "VUID-vkDestroyCommandPool-commandPool-00041",
-    NULL,
-};
-
 /* One dispatch of `groups` workgroups of shader `name` with one storage
  * buffer (binding 0, filled with SENTINEL) and `push` as push constants; the
  * pipeline gets `debug_name` if given. Returns the wait's result; on success
@@ -92,7 +82,7 @@ static VkResult run_dispatch(struct vkt_device *dev, const struct dispatch *d, b
 
    if (r == VK_SUCCESS && pipe) {
       if (expect_loss)
-         vkt_tolerate_begin(expected_after_loss);
+         vkt_tolerate_begin(ctu_device_loss_messages);
       VkCommandBuffer cmd = vkt_cmd_begin(dev, dev->ctx->universal_family);
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
       vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
@@ -156,7 +146,7 @@ static void check_device_computes(struct vkt_device *dev, const char *what)
 
 static void destroy_lost_device(struct vkt_device *dev)
 {
-   vkt_tolerate_begin(expected_after_loss);
+   vkt_tolerate_begin(ctu_device_loss_messages);
    vkt_device_destroy(dev);
    vkt_tolerate_end();
 }

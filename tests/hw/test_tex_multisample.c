@@ -57,11 +57,10 @@ TEST_CASE(tld_on_a_4x_view_reads_each_sample_from_its_texel_and_zero_out_of_rang
          int32_t x = (int32_t)in[t][0], y = (int32_t)in[t][1];
          uint32_t s = in[t][2];
          bool inside = x >= 0 && x < 5 && y >= 0 && y < 3 && s < 4;
-         uint32_t want[4] = {0, 0, 0, 0};
-         if (inside) {
+         /* Outside: a zero texel, alpha 1 (R32_UINT has none). */
+         uint32_t want[4] = {0, 0, 0, 1};
+         if (inside)
             want[0] = stored(0, 2u * (uint32_t)x + (s & 1u), 2u * (uint32_t)y + (s >> 1));
-            want[3] = 1; /* missing alpha of an integer format */
-         }
          for (unsigned c = 0; c < 4; c++)
             CHECK_MSG(out[t][c] == want[c], "pixel (%d, %d) sample %u comp %u: %u want %u", x, y, s,
                       c, out[t][c], want[c]);

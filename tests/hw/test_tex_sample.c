@@ -760,12 +760,12 @@ TEST_CASE(tld_fetches_exact_texels_and_zero_out_of_range_and_txq_reports_sizes)
          bool inside = lv < 3 && a < 2 && x >= 0 && y >= 0 &&
                        x < (int32_t)ppu_tex_level_extent(24, 1 + lv) &&
                        y < (int32_t)ppu_tex_level_extent(10, 1 + lv);
-         uint32_t w[4] = {0, 0, 0, 0};
-         if (inside) {
+         /* Outside: a zero texel, whose missing alpha is 1 as any R32_UINT
+          * texel's (texel replacement, robustImageAccess2). */
+         uint32_t w[4] = {0, 0, 0, 1};
+         if (inside)
             w[0] =
                 (uint32_t)lroundf(tt_value(1 + lv, 1 + a, (unsigned)x, (unsigned)y, 0, 0) * 255.0f);
-            w[3] = 1; /* missing alpha of an integer format */
-         }
          for (unsigned c = 0; c < 4; c++)
             CHECK_MSG(out[t][c] == w[c], "TLD thread %u comp %u: %u want %u", t, c, out[t][c],
                       w[c]);

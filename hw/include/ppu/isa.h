@@ -431,6 +431,14 @@ void ppu_insn_encode(const struct ppu_insn_fields *f, uint32_t out[PPU_INSN_WORD
 bool ppu_insn_decode(const uint32_t words[PPU_INSN_WORDS], struct ppu_insn_fields *f,
                      const char **why);
 
+/* Register-operand checks for one decoded instruction, the ones the SM makes
+ * when it decodes a line for a grid: every register it names (at the width
+ * it uses it) lies inside register_count, pairs and quads are aligned, and
+ * the type/subop combination is one the SM executes. Returns NULL or the
+ * reason it is illegal. Public so that a driver can refuse such a program
+ * before it ever runs (a pipeline cache that trusts nothing). */
+const char *ppu_insn_check_operands(const struct ppu_insn_fields *f, uint32_t register_count);
+
 /* Name tables (NULL for out of range). */
 const char *ppu_op_name(enum ppu_op op);
 const char *ppu_op_signature(enum ppu_op op);

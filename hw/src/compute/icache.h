@@ -50,11 +50,7 @@ const struct ppu_icache_insn *ppu_icache_fetch(struct ppu_icache *ic, struct ppu
                                                struct ppu_counter_block *counters, uint64_t pd_pa,
                                                uint64_t va, struct ppu_fault *fault);
 
-/* Register-operand checks for one decoded instruction: every register it
- * names (at the width it uses it) lies inside register_count, pairs and
- * quads are aligned, and the type/subop combination is one the SM executes.
- * Returns NULL or the reason it is illegal. */
-const char *ppu_insn_check_operands(const struct ppu_insn_fields *f, uint32_t register_count);
+/* ppu_insn_check_operands (ppu/isa.h) is what a line fill checks. */
 
 /* Whether the line holding va is in the cache (no fill, no count): the
  * timing mode's sequential prefetch looks at the line before a miss. */

@@ -253,8 +253,10 @@ static bool storage_format_ok(struct ppu_exec *x, unsigned l, const struct ppu_t
 }
 
 /* SULD, SUST, SUATOM on the view's base level. Out-of-range coordinates
- * follow Vulkan's robust access: loads and atomics return 0, stores and
- * atomics are dropped. */
+ * follow Vulkan's robust access: atomics return 0, stores and atomics are
+ * dropped, and a load reads a texel of zero bits, decoded like any (so a
+ * formatted load gives alpha one where the format has no alpha:
+ * robustImageAccess2's texel replacement). */
 static enum ppu_exec_result exec_storage(struct ppu_exec *x)
 {
    const struct ppu_insn_fields *f = x->f;
@@ -311,11 +313,11 @@ static enum ppu_exec_result exec_storage(struct ppu_exec *x)
          if (!ppu_mmu_read(&x->sm->mmu, x->grid->pd_pa, va, raw, bytes, &tf))
             return lane_fault(x, l, &tf);
          ppu_counter_add(&x->sm->counters, PPU_COUNTER_COMPUTE_GLOBAL_ACCESSES, 1);
-         if (f->subop == PPU_SUFMT_P)
-            ppu_texel_decode((enum ppu_tex_format)h.format, raw, stencil, &t);
-         else
-            memcpy(t.u, raw, bytes);
       }
+      if (f->subop == PPU_SUFMT_P)
+         ppu_texel_decode((enum ppu_tex_format)h.format, raw, stencil, &t);
+      else
+         memcpy(t.u, raw, bytes);
       for (unsigned k = 0; k < 4; k++)
          ppu_reg_dst(x->w, f->rd, k)[l] = t.u[k];
    }

@@ -201,6 +201,30 @@ static bool filter_lane(struct ppu_tex_cache *cache, uint64_t pd_pa, const struc
    return true;
 }
 
+/* A fetch outside the view (fetch_lane's `zero`) reads a texel of zero
+ * bits of the view's format, decoded and swizzled as any texel: zero in
+ * every component the format has, and the missing ones filled as "Conversion
+ * to RGBA" fills them, so alpha is one where the format has no alpha. This
+ * is Vulkan's texel replacement under robustImageAccess2 and
+ * robustBufferAccess2 (texel buffers), and one of the two results
+ * robustImageAccess allows. */
+static void out_of_range_texel(const struct ppu_texture_header *h, uint32_t out[4])
+{
+   static const uint8_t zeros[16];
+   const enum ppu_tex_format format = (enum ppu_tex_format)h->format;
+   struct ppu_texel v;
+   if (ppu_tex_format_is_compressed(format)) {
+      struct ppu_texel block[16];
+      ppu_texel_decode_block(format, zeros, block);
+      v = block[0];
+   } else {
+      ppu_texel_decode(format, zeros, (h->flags & PPU_TEX_FLAG_STENCIL) != 0, &v);
+   }
+   const enum ppu_texel_class cls = ppu_texel_format_class(format);
+   for (unsigned c = 0; c < 4; c++)
+      out[c] = swizzled(&v, (h->swizzle >> (4 * c)) & 0xf, cls);
+}
+
 bool ppu_tex_filter_quad(struct ppu_tex_cache *cache, uint64_t pd_pa,
                          const struct ppu_tex_footprint *fp, struct ppu_counter_block *counters,
                          uint32_t out[4][4], struct ppu_fault *fault)
@@ -208,8 +232,12 @@ bool ppu_tex_filter_quad(struct ppu_tex_cache *cache, uint64_t pd_pa,
    memset(out, 0, 16 * sizeof(uint32_t));
    for (unsigned l = 0; l < 4; l++) {
       const struct ppu_tex_lane_footprint *lf = &fp->lane[l];
-      if (!lf->active || lf->zero || !lf->tex)
+      if (!lf->active || !lf->tex)
          continue;
+      if (lf->zero) {
+         out_of_range_texel(lf->tex, out[l]);
+         continue;
+      }
       if (fp->instr.kind != PPU_TEX_KIND_FETCH && !lf->smp)
          continue;
       if (!filter_lane(cache, pd_pa, &fp->instr, lf, out[l], fault))
