@@ -17,9 +17,10 @@
 /* The longest program the discovery follows (1 MiB of code). */
 #define JIT_INSNS_MAX 65536u
 /* The longest program translated: LLVM's time grows faster than the
- * program (660 instructions took 1–2 s here), so a longer one would stall
- * its worker for tens of seconds; it stays on the interpreter. */
-#define JIT_TRANSLATE_MAX 4096u
+ * program (660 instructions took 1–2 s here; a spilled 2,262-instruction
+ * graphicsfuzz program, nearly all loads and stores, did not finish in
+ * 400 s), so a longer one stays on the interpreter. */
+#define JIT_TRANSLATE_MAX 1024u
 /* With sm.exec = auto a program is translated only once it has issued at
  * least this many warp instructions per instruction of its own (and
  * sm.jit_threshold in all): LLVM takes about 2-5 ms per instruction here,
@@ -121,47 +122,6 @@ static void jit_unref_unlock(struct ppu_jit *jit)
       jit_free(jit);
 }
 
-/* Translator threads that outlived their chip (in LLVM when it went):
- * joined before this library goes from the process, so no thread runs its
- * code after it is unmapped. */
-static pthread_mutex_t orphans_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t *orphans;
-static uint32_t orphan_count, orphan_cap;
-
-static void adopt_orphan(pthread_t t)
-{
-   pthread_mutex_lock(&orphans_lock);
-   for (uint32_t i = 0; i < orphan_count;) /* those that have ended */
-      if (pthread_tryjoin_np(orphans[i], NULL) == 0)
-         orphans[i] = orphans[--orphan_count];
-      else
-         i++;
-   if (orphan_count == orphan_cap) {
-      uint32_t cap = orphan_cap ? 2 * orphan_cap : 8;
-      pthread_t *grown = realloc(orphans, cap * sizeof(*grown));
-      if (!grown) {
-         pthread_mutex_unlock(&orphans_lock);
-         pthread_join(t, NULL); /* no room to remember it: wait for it */
-         return;
-      }
-      orphans = grown;
-      orphan_cap = cap;
-   }
-   orphans[orphan_count++] = t;
-   pthread_mutex_unlock(&orphans_lock);
-}
-
-__attribute__((destructor)) static void join_orphans(void)
-{
-   pthread_mutex_lock(&orphans_lock);
-   for (uint32_t i = 0; i < orphan_count; i++)
-      pthread_join(orphans[i], NULL);
-   free(orphans);
-   orphans = NULL;
-   orphan_count = orphan_cap = 0;
-   pthread_mutex_unlock(&orphans_lock);
-}
-
 void ppu_jit_destroy(struct ppu_jit *jit)
 {
    if (!jit)
@@ -181,8 +141,10 @@ void ppu_jit_destroy(struct ppu_jit *jit)
    for (uint32_t i = 0; i < jit->count; i++)
       ppu_jit_program_put(jit->program[i]);
    jit->count = 0;
+   /* The thread ends on its own; the Vulkan driver is linked -z nodelete,
+    * so its code stays mapped for it. */
    if (jit->thread_started)
-      adopt_orphan(jit->thread);
+      pthread_detach(jit->thread);
    jit_unref_unlock(jit);
 }
 
@@ -288,7 +250,7 @@ static struct ppu_icache_insn *read_program(struct ppu_jit_program *p, const cha
    if (!r || !count || !words || !insn)
       *problem = "no host memory, or the program cannot be read";
    else if (count > JIT_TRANSLATE_MAX)
-      *problem = "longer than the 4096 instructions the translator takes";
+      *problem = "longer than the 1024 instructions the translator takes";
    else if (!read_words(r, p->va, words, (uint64_t)count * PPU_INSN_BYTES))
       *problem = "the program's pages cannot be read as one range";
    free(r);
