@@ -222,6 +222,95 @@ TEST_CASE(switch_break_from_nested_if_and_loop)
    }
 }
 
+TEST_CASE(loop_break_from_inside_switches)
+{
+   static int32_t out[128];
+   REQUIRE(run_out("loop_break_in_switch", out, sizeof(out), 2, NULL, 0));
+   for (int i = 0; i < 128; i++) {
+      int r = 0;
+      for (int outer = 0; outer < 3; outer++) {
+         int code = 0; /* the OpPhi of the inner loop's merge */
+         for (int k = 0; k < 8; k++) {
+            switch ((i + k + outer) % 5) {
+            case 0:
+               r += 1;
+               break;
+            case 1:
+               if ((i & 3) == outer) {
+                  r += 1000;
+                  code = 1;
+                  goto inner_done;
+               }
+               r += 10;
+               break;
+            case 2:
+               if ((i & 1) == 0) {
+                  if (k > (i & 7)) {
+                     r += 50000;
+                     code = 3;
+                     goto inner_done;
+                  }
+                  r += 100;
+               } else {
+                  r += 3;
+               }
+               r += 7;
+               break;
+            default:
+               r += 20;
+            }
+            r = r * 3 % 1000003;
+         }
+      inner_done:
+         r += 100000 + code;
+      }
+      CHECK_MSG(out[i] == r, "i=%d got %d want %d", i, out[i], r);
+   }
+}
+
+TEST_CASE(loop_whose_continue_target_is_its_header)
+{
+   static uint32_t out[128];
+   REQUIRE(run_out("loop_continue_is_header", out, sizeof(out), 2, NULL, 0));
+   for (uint32_t i = 0; i < 128; i++) {
+      uint32_t n = i + 1, steps = 0;
+      do {
+         n = (n & 1) ? 3 * n + 1 : n / 2;
+         steps++;
+      } while (n > 1 && steps < 200);
+      uint32_t bits = 0, x = steps;
+      do {
+         x >>= 1;
+         bits++;
+      } while (x != 0);
+      CHECK_MSG(out[i] == (steps << 8 | bits), "i=%u got %#x want %#x", i, out[i],
+                steps << 8 | bits);
+   }
+}
+
+/* deep_loops.comp's LOOP, nested `depth` deep around its body. */
+static void deep_loops(int depth, int id, int bound, int *count, int *a)
+{
+   if (depth == 0) {
+      if ((*count & 7) == (id & 7))
+         *a += 100;
+      return;
+   }
+   for (int i = 0; i < 2 && *count < bound; i++, (*count)++, (*a)++)
+      deep_loops(depth - 1, id, bound, count, a);
+}
+
+TEST_CASE(forty_nested_loops)
+{
+   static int32_t out[128];
+   REQUIRE(run_out("deep_loops", out, sizeof(out), 2, NULL, 0));
+   for (int id = 0; id < 128; id++) {
+      int count = 0, a = 0;
+      deep_loops(40, id, id % 50 + 30, &count, &a);
+      CHECK_MSG(out[id] == a * 1000 + count, "id=%d got %d want %d", id, out[id], a * 1000 + count);
+   }
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
