@@ -1,0 +1,114 @@
+/* See spill.h. */
+#include "spill.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool ir_spillable(const struct ir_program *p, uint32_t v, uint32_t first_spill_vreg)
+{
+   if (v == IR_NO_VREG || v >= first_spill_vreg || p->vreg_size[v] != 1)
+      return false;
+   if (p->pinned && v / 64 < p->pinned_words && (p->pinned[v / 64] >> (v % 64) & 1u))
+      return false;
+   return !(p->extend_lo && v < p->extend_count && p->extend_lo[v] < p->extend_hi[v]);
+}
+
+/* LD/ST.LOCAL.U32 of vreg v at the absolute local address `slot`. */
+static struct ir_insn slot_access(bool is_store, uint32_t v, uint32_t slot)
+{
+   struct ir_insn i;
+   memset(&i, 0, sizeof(i));
+   ppu_insn_fields_init(&i.f, is_store ? PPU_OP_ST : PPU_OP_LD);
+   i.f.type = PPU_TYPE_U32;
+   i.f.mode = PPU_SPACE_LOCAL;
+   i.f.imm = slot;
+   i.local_ref = IR_LOCAL_ABSOLUTE;
+   if (is_store)
+      i.src[1] = v;
+   else
+      i.dst = v;
+   return i;
+}
+
+struct rewrite {
+   struct ir_insn *v;
+   uint32_t n, cap;
+   bool oom;
+};
+
+static void append(struct rewrite *r, const struct ir_insn *in)
+{
+   if (r->n == r->cap) {
+      uint32_t cap = r->cap ? r->cap * 2 : 1024;
+      struct ir_insn *n = realloc(r->v, (size_t)cap * sizeof(*n));
+      if (!n) {
+         r->oom = true;
+         return;
+      }
+      r->v = n;
+      r->cap = cap;
+   }
+   r->v[r->n++] = *in;
+}
+
+bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uint32_t local_limit)
+{
+   uint32_t nv = p->vreg_count, base = (*local_size + 3) & ~3u, slots = 0;
+   uint32_t *slot = calloc(nv, sizeof(*slot));
+   if (!slot)
+      return false;
+   for (uint32_t v = 1; v < nv; v++)
+      if (spill[v])
+         slot[v] = base + 4 * slots++;
+   if (base + 4 * slots > local_limit) {
+      free(slot);
+      return false;
+   }
+   struct rewrite r = {0};
+   for (uint32_t k = 0; k < p->insn_count && !r.oom; k++) {
+      struct ir_insn in = p->insns[k];
+      if (in.is_label) {
+         append(&r, &in);
+         continue;
+      }
+      /* One new vreg per spilled vreg the instruction names. */
+      uint32_t from[4] = {0}, to[4] = {0}, count = 0;
+      uint32_t *fields[4] = {&in.dst, &in.src[0], &in.src[1], &in.src[2]};
+      for (int f = 0; f < 4; f++) {
+         uint32_t v = *fields[f];
+         if (!v || !spill[v])
+            continue;
+         uint32_t j = 0;
+         while (j < count && from[j] != v)
+            j++;
+         if (j == count) {
+            from[count] = v;
+            to[count++] = ir_new_vreg(p, 1);
+            /* A read, or a write the guard may skip in some lanes (they
+             * keep the value), needs the value first. */
+            bool reads = in.src[0] == v || in.src[1] == v || in.src[2] == v;
+            if (reads || (in.f.guard & 7u) != PPU_PT) {
+               struct ir_insn ld = slot_access(false, to[j], slot[v]);
+               append(&r, &ld);
+            }
+         }
+         *fields[f] = to[j];
+      }
+      append(&r, &in);
+      if (in.dst && p->insns[k].dst && spill[p->insns[k].dst]) {
+         struct ir_insn st = slot_access(true, in.dst, slot[p->insns[k].dst]);
+         append(&r, &st);
+      }
+   }
+   free(slot);
+   if (r.oom || p->out_of_memory) {
+      free(r.v);
+      return false;
+   }
+   free(p->insns);
+   p->insns = r.v;
+   p->insn_count = r.n;
+   p->insn_cap = r.cap;
+   *local_size = base + 4 * slots;
+   return true;
+}
