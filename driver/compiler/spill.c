@@ -2,7 +2,6 @@
 #include "spill.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 bool ir_spillable(const struct ir_program *p, uint32_t v, uint32_t first_spill_vreg)
 {
@@ -16,10 +15,7 @@ bool ir_spillable(const struct ir_program *p, uint32_t v, uint32_t first_spill_v
 /* LD/ST.LOCAL.U32 of vreg v at the absolute local address `slot`. */
 static struct ir_insn slot_access(bool is_store, uint32_t v, uint32_t slot)
 {
-   struct ir_insn i;
-   memset(&i, 0, sizeof(i));
-   ppu_insn_fields_init(&i.f, is_store ? PPU_OP_ST : PPU_OP_LD);
-   i.f.type = PPU_TYPE_U32;
+   struct ir_insn i = ir_insn_make(is_store ? PPU_OP_ST : PPU_OP_LD, PPU_TYPE_U32);
    i.f.mode = PPU_SPACE_LOCAL;
    i.f.imm = slot;
    i.local_ref = IR_LOCAL_ABSOLUTE;
@@ -28,27 +24,6 @@ static struct ir_insn slot_access(bool is_store, uint32_t v, uint32_t slot)
    else
       i.dst = v;
    return i;
-}
-
-struct rewrite {
-   struct ir_insn *v;
-   uint32_t n, cap;
-   bool oom;
-};
-
-static void append(struct rewrite *r, const struct ir_insn *in)
-{
-   if (r->n == r->cap) {
-      uint32_t cap = r->cap ? r->cap * 2 : 1024;
-      struct ir_insn *n = realloc(r->v, (size_t)cap * sizeof(*n));
-      if (!n) {
-         r->oom = true;
-         return;
-      }
-      r->v = n;
-      r->cap = cap;
-   }
-   r->v[r->n++] = *in;
 }
 
 bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uint32_t local_limit)
@@ -64,11 +39,11 @@ bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uin
       free(slot);
       return false;
    }
-   struct rewrite r = {0};
+   struct ir_insn_list r = {0};
    for (uint32_t k = 0; k < p->insn_count && !r.oom; k++) {
       struct ir_insn in = p->insns[k];
       if (in.is_label) {
-         append(&r, &in);
+         ir_insn_list_push(&r, &in);
          continue;
       }
       /* One new vreg per spilled vreg the instruction names. */
@@ -89,15 +64,15 @@ bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uin
             bool reads = in.src[0] == v || in.src[1] == v || in.src[2] == v;
             if (reads || (in.f.guard & 7u) != PPU_PT) {
                struct ir_insn ld = slot_access(false, to[j], slot[v]);
-               append(&r, &ld);
+               ir_insn_list_push(&r, &ld);
             }
          }
          *fields[f] = to[j];
       }
-      append(&r, &in);
+      ir_insn_list_push(&r, &in);
       if (in.dst && p->insns[k].dst && spill[p->insns[k].dst]) {
          struct ir_insn st = slot_access(true, in.dst, slot[p->insns[k].dst]);
-         append(&r, &st);
+         ir_insn_list_push(&r, &st);
       }
    }
    free(slot);
@@ -105,10 +80,7 @@ bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uin
       free(r.v);
       return false;
    }
-   free(p->insns);
-   p->insns = r.v;
-   p->insn_count = r.n;
-   p->insn_cap = r.cap;
+   ir_insn_list_install(p, &r);
    *local_size = base + 4 * slots;
    return true;
 }
