@@ -122,14 +122,13 @@ static enum attempt allocate(struct ir_program *p, uint32_t max_registers, uint3
       }
       if (!placed) {
          uint32_t victim = ir_spillable(p, it->vreg, first_spill_vreg) ? it->vreg : 0;
-         uint32_t victim_end = victim ? it->end : 0, victim_reg = UINT32_MAX;
+         uint32_t victim_end = victim ? it->end : 0;
          for (uint32_t r = 0; r < limit; r++) {
             uint32_t v = owner[r];
             if (busy_until[r] >= (int64_t)it->start && v && !spill[v] &&
                 ir_spillable(p, v, first_spill_vreg) && busy_until[r] > (int64_t)victim_end) {
                victim = v;
                victim_end = (uint32_t)busy_until[r];
-               victim_reg = r;
             }
          }
          if (!victim) {
@@ -140,8 +139,10 @@ static enum attempt allocate(struct ir_program *p, uint32_t max_registers, uint3
          spilling = true;
          if (victim == it->vreg)
             continue;
-         busy_until[victim_reg] = -1; /* its register is free from here on */
-         owner[victim_reg] = 0;
+         for (unsigned j = 0; j < p->vreg_size[victim]; j++) {
+            busy_until[phys[victim] + j] = -1; /* free from here on */
+            owner[phys[victim] + j] = 0;
+         }
          goto retry;
       }
    }

@@ -5,17 +5,19 @@
 
 bool ir_spillable(const struct ir_program *p, uint32_t v, uint32_t first_spill_vreg)
 {
-   if (v == IR_NO_VREG || v >= first_spill_vreg || p->vreg_size[v] != 1)
+   if (v == IR_NO_VREG || v >= first_spill_vreg || p->vreg_size[v] > 2)
       return false;
    if (p->pinned && v / 64 < p->pinned_words && (p->pinned[v / 64] >> (v % 64) & 1u))
       return false;
    return !(p->extend_lo && v < p->extend_count && p->extend_lo[v] < p->extend_hi[v]);
 }
 
-/* LD/ST.LOCAL.U32 of vreg v at the absolute local address `slot`. */
-static struct ir_insn slot_access(bool is_store, uint32_t v, uint32_t slot)
+/* LD/ST.LOCAL of vreg v (`regs` registers) at the absolute local address
+ * `slot`. */
+static struct ir_insn slot_access(bool is_store, uint32_t v, unsigned regs, uint32_t slot)
 {
-   struct ir_insn i = ir_insn_make(is_store ? PPU_OP_ST : PPU_OP_LD, PPU_TYPE_U32);
+   struct ir_insn i =
+       ir_insn_make(is_store ? PPU_OP_ST : PPU_OP_LD, regs == 2 ? PPU_TYPE_U64 : PPU_TYPE_U32);
    i.f.mode = PPU_SPACE_LOCAL;
    i.f.imm = slot;
    i.local_ref = IR_LOCAL_ABSOLUTE;
@@ -28,14 +30,18 @@ static struct ir_insn slot_access(bool is_store, uint32_t v, uint32_t slot)
 
 bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uint32_t local_limit)
 {
-   uint32_t nv = p->vreg_count, base = (*local_size + 3) & ~3u, slots = 0;
+   /* 8-byte slots (aligned) for 64-bit values first, then 4-byte ones. */
+   uint32_t nv = p->vreg_count, end = (*local_size + 7) & ~7u;
    uint32_t *slot = calloc(nv, sizeof(*slot));
    if (!slot)
       return false;
-   for (uint32_t v = 1; v < nv; v++)
-      if (spill[v])
-         slot[v] = base + 4 * slots++;
-   if (base + 4 * slots > local_limit) {
+   for (unsigned regs = 2; regs >= 1; regs--)
+      for (uint32_t v = 1; v < nv; v++)
+         if (spill[v] && p->vreg_size[v] == regs) {
+            slot[v] = end;
+            end += 4 * regs;
+         }
+   if (end > local_limit) {
       free(slot);
       return false;
    }
@@ -57,13 +63,15 @@ bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uin
          while (j < count && from[j] != v)
             j++;
          if (j == count) {
+            unsigned regs = p->vreg_size[v];
             from[count] = v;
-            to[count++] = ir_new_vreg(p, 1);
+            to[count++] = ir_new_vreg(p, regs);
             /* A read, or a write the guard may skip in some lanes (they
-             * keep the value), needs the value first. */
+             * keep the value), or that may set one half of a 64-bit
+             * value, needs the value first. */
             bool reads = in.src[0] == v || in.src[1] == v || in.src[2] == v;
-            if (reads || (in.f.guard & 7u) != PPU_PT) {
-               struct ir_insn ld = slot_access(false, to[j], slot[v]);
+            if (reads || regs == 2 || (in.f.guard & 7u) != PPU_PT) {
+               struct ir_insn ld = slot_access(false, to[j], regs, slot[v]);
                ir_insn_list_push(&r, &ld);
             }
          }
@@ -71,7 +79,7 @@ bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uin
       }
       ir_insn_list_push(&r, &in);
       if (in.dst && p->insns[k].dst && spill[p->insns[k].dst]) {
-         struct ir_insn st = slot_access(true, in.dst, slot[p->insns[k].dst]);
+         struct ir_insn st = slot_access(true, in.dst, p->vreg_size[in.dst], slot[p->insns[k].dst]);
          ir_insn_list_push(&r, &st);
       }
    }
@@ -81,6 +89,6 @@ bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uin
       return false;
    }
    ir_insn_list_install(p, &r);
-   *local_size = base + 4 * slots;
+   *local_size = end;
    return true;
 }

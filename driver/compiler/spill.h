@@ -15,12 +15,13 @@
 
 #include "ir.h"
 
-/* Whether vreg v may be spilled: one register, not pinned nor extended
+/* Whether vreg v may be spilled: one or two registers (not a register
+ * group: texture operands are built in place), not pinned nor extended
  * over other functions' code (call_frames.h), not made by spilling. */
 bool ir_spillable(const struct ir_program *p, uint32_t v, uint32_t first_spill_vreg);
 
-/* Rewrites p so that the vregs with spill[v] live in 4-byte local slots
- * from *local_size on, which grows by the slots. False when memory runs
+/* Rewrites p so that the vregs with spill[v] live in 4- or 8-byte local
+ * slots from *local_size on, which grows by the slots. False when memory runs
  * out or local memory would pass local_limit bytes. */
 bool ir_spill(struct ir_program *p, const bool *spill, uint32_t *local_size, uint32_t local_limit);
 

@@ -5,15 +5,16 @@
 #include "compiler_test_util.h"
 #include "test_harness.h"
 
-/* Runs shader with binding 0 = out (zeroed) and optional binding 1. */
-static bool run_out(const char *shader, void *out, uint32_t out_bytes, uint32_t groups, void *aux,
-                    uint32_t aux_bytes)
+/* Runs shader with binding 0 = out (zeroed) and optional binding 1, with
+ * at most max_registers registers (0: all). */
+static bool run_limited(const char *shader, void *out, uint32_t out_bytes, uint32_t groups,
+                        void *aux, uint32_t aux_bytes, uint32_t max_registers)
 {
    struct ctu t;
    if (!ctu_init(&t))
       return false;
    uint64_t ob = ctu_buffer(&t, NULL, out_bytes), ab = ctu_buffer(&t, aux, aux_bytes);
-   struct ctu_dispatch d = {.shader = shader, .groups = {groups}};
+   struct ctu_dispatch d = {.shader = shader, .groups = {groups}, .max_registers = max_registers};
    ctu_bind(&d, 0, 0, ob, out_bytes);
    ctu_bind(&d, 0, 1, ab, aux_bytes ? aux_bytes : 16);
    bool ok = ctu_run(&t, &d);
@@ -24,6 +25,12 @@ static bool run_out(const char *shader, void *out, uint32_t out_bytes, uint32_t 
    }
    ctu_finish(&t);
    return ok;
+}
+
+static bool run_out(const char *shader, void *out, uint32_t out_bytes, uint32_t groups, void *aux,
+                    uint32_t aux_bytes)
+{
+   return run_limited(shader, out, out_bytes, groups, aux, aux_bytes, 0);
 }
 
 TEST_CASE(if_else_chains_diverge_and_reconverge)
@@ -308,6 +315,25 @@ TEST_CASE(forty_nested_loops)
       int count = 0, a = 0;
       deep_loops(40, id, id % 50 + 30, &count, &a);
       CHECK_MSG(out[id] == a * 1000 + count, "id=%d got %d want %d", id, out[id], a * 1000 + count);
+   }
+}
+
+/* With 6 registers, values live across branches, loop back edges,
+ * breaks out of switches and inlined returns are spilled to local memory;
+ * the results must not change (those with all registers are checked
+ * against C above). */
+TEST_CASE(control_flow_with_spilled_values)
+{
+   static const char *const shaders[] = {"nested_loops",         "switch_fallthrough",
+                                         "loop_break_in_switch", "function_calls",
+                                         "early_return",         "deep_loops"};
+   static uint32_t all[384], few[384];
+   for (size_t k = 0; k < sizeof(shaders) / sizeof(shaders[0]); k++) {
+      REQUIRE(run_limited(shaders[k], all, sizeof(all), 2, NULL, 0, 0));
+      REQUIRE(run_limited(shaders[k], few, sizeof(few), 2, NULL, 0, 6));
+      for (uint32_t i = 0; i < 384; i++)
+         CHECK_MSG(all[i] == few[i], "%s [%u]: %u with 6 registers, %u with all", shaders[k], i,
+                   few[i], all[i]);
    }
 }
 
