@@ -5,42 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growing copy of the instruction list with insertions. */
-struct insn_list {
-   struct ir_insn *v;
-   uint32_t n, cap;
-   bool oom;
-};
-
-static void push(struct insn_list *l, const struct ir_insn *in)
-{
-   if (l->n == l->cap) {
-      uint32_t cap = l->cap ? l->cap * 2 : 1024;
-      struct ir_insn *n = realloc(l->v, (size_t)cap * sizeof(*n));
-      if (!n) {
-         l->oom = true;
-         return;
-      }
-      l->v = n;
-      l->cap = cap;
-   }
-   l->v[l->n++] = *in;
-}
-
-static struct ir_insn make(enum ppu_op op, enum ppu_type type)
-{
-   struct ir_insn i;
-   memset(&i, 0, sizeof(i));
-   ppu_insn_fields_init(&i.f, op);
-   i.f.type = (uint8_t)type;
-   return i;
-}
-
 /* LD/ST.LOCAL of vreg v (register part `part`) at [addr + offset]. */
-static void local_access(struct insn_list *l, bool is_store, enum ppu_type type, uint32_t v,
+static void local_access(struct ir_insn_list *l, bool is_store, enum ppu_type type, uint32_t v,
                          uint8_t part, uint32_t addr, uint32_t offset)
 {
-   struct ir_insn i = make(is_store ? PPU_OP_ST : PPU_OP_LD, type);
+   struct ir_insn i = ir_insn_make(is_store ? PPU_OP_ST : PPU_OP_LD, type);
    i.f.mode = PPU_SPACE_LOCAL;
    i.f.imm = offset;
    i.src[0] = addr;
@@ -52,7 +21,7 @@ static void local_access(struct insn_list *l, bool is_store, enum ppu_type type,
       i.dst = v;
       i.part[0] = part;
    }
-   push(l, &i);
+   ir_insn_list_push(l, &i);
 }
 
 static uint32_t align_up(uint32_t x, uint32_t a)
@@ -81,7 +50,7 @@ static uint32_t save_base(const struct ir_frame *f)
 }
 
 /* Static offsets become offsets from the frame base of their function. */
-static bool rebase(struct ir_program *p, struct insn_list *l, char *err, size_t err_size)
+static bool rebase(struct ir_program *p, struct ir_insn_list *l, char *err, size_t err_size)
 {
    for (uint32_t i = 0; i < p->insn_count; i++) {
       struct ir_insn in = p->insns[i];
@@ -96,18 +65,18 @@ static bool rebase(struct ir_program *p, struct insn_list *l, char *err, size_t 
          uint32_t fbase = p->frames[k].fbase;
          if (in.src[0]) {
             uint32_t sum = ir_new_vreg(p, 1);
-            struct ir_insn add = make(PPU_OP_IADD, PPU_TYPE_U32);
+            struct ir_insn add = ir_insn_make(PPU_OP_IADD, PPU_TYPE_U32);
             add.dst = sum;
             add.src[0] = in.src[0];
             add.src[1] = fbase;
-            push(l, &add);
+            ir_insn_list_push(l, &add);
             in.src[0] = sum;
          } else {
             in.src[0] = fbase;
          }
          in.local_ref = IR_LOCAL_ABSOLUTE;
       }
-      push(l, &in);
+      ir_insn_list_push(l, &in);
    }
    return !l->oom && !p->out_of_memory;
 }
@@ -201,14 +170,14 @@ static void mark(struct keep_marks *k, uint32_t v, uint32_t frame)
  * the caller's sp. */
 static void keep_across_call(struct ir_program *p, struct keep_marks *k, const struct ir_insn *call,
                              uint32_t callee, const uint64_t *after, uint32_t words,
-                             struct insn_list *l)
+                             struct ir_insn_list *l)
 {
    const struct ir_frame *f = &p->frames[call->frame_func];
    mark(k, f->sp, callee);
    for (uint32_t w = 0; after && w < words; w++)
       for (uint64_t bits = after[w]; bits; bits &= bits - 1)
          mark(k, w * 64 + (uint32_t)__builtin_ctzll(bits), callee);
-   push(l, call);
+   ir_insn_list_push(l, call);
    local_access(l, true, PPU_TYPE_U32, f->sp, 0, 0, IR_STACK_SLOT);
 }
 
@@ -248,7 +217,7 @@ static bool apply_marks(struct ir_program *p, const struct keep_marks *k)
  * callee may use any register, so the caller saves what is live across
  * the call in its frame's save area and loads it back after. */
 static void save_across_call(struct ir_program *p, const struct ir_insn *call,
-                             const uint64_t *after, uint32_t words, struct insn_list *l)
+                             const uint64_t *after, uint32_t words, struct ir_insn_list *l)
 {
    struct ir_frame *f = &p->frames[call->frame_func];
    uint32_t base = save_base(f), offset = base;
@@ -257,18 +226,18 @@ static void save_across_call(struct ir_program *p, const struct ir_insn *call,
    for (int pass = 0; pass < 2; pass++) {
       uint32_t sp = f->sp;
       if (pass == 1) {
-         push(l, call);
+         ir_insn_list_push(l, call);
          /* The slot holds this call's callee sp, 16-byte frames above. */
          uint32_t top = ir_new_vreg(p, 1);
          sp = ir_new_vreg(p, 1);
          local_access(l, false, PPU_TYPE_U32, top, 0, 0, IR_STACK_SLOT);
-         struct ir_insn sub = make(PPU_OP_IADD, PPU_TYPE_U32);
+         struct ir_insn sub = ir_insn_make(PPU_OP_IADD, PPU_TYPE_U32);
          sub.dst = sp;
          sub.src[0] = top;
          sub.f.b_imm = true;
          sub.frame_fixup = IR_FRAME_MINUS;
          sub.frame_func = call->frame_func;
-         push(l, &sub);
+         ir_insn_list_push(l, &sub);
          local_access(l, true, PPU_TYPE_U32, sp, 0, 0, IR_STACK_SLOT);
          offset = base;
       }
@@ -294,7 +263,7 @@ static void save_across_call(struct ir_program *p, const struct ir_insn *call,
 
 /* Saves or keeps what is live across each out-of-line CALL (see
  * call_frames.h). */
-static bool lower_calls(struct ir_program *p, struct insn_list *l, struct keep_marks *k)
+static bool lower_calls(struct ir_program *p, struct ir_insn_list *l, struct keep_marks *k)
 {
    uint32_t nv = p->vreg_count, words = (nv + 63) / 64;
    uint32_t *label_pos = ir_label_positions(p);
@@ -323,7 +292,7 @@ static bool lower_calls(struct ir_program *p, struct insn_list *l, struct keep_m
    for (uint32_t i = 0; ok && i < p->insn_count; i++) {
       const struct ir_insn *in = &p->insns[i];
       if (!is_out_of_line_call(in)) {
-         push(l, in);
+         ir_insn_list_push(l, in);
          continue;
       }
       const uint64_t *after = i + 1 < p->insn_count ? &live[(size_t)(i + 1) * words] : NULL;
@@ -341,25 +310,16 @@ static bool lower_calls(struct ir_program *p, struct insn_list *l, struct keep_m
    return ok && !l->oom && !p->out_of_memory;
 }
 
-static void replace_insns(struct ir_program *p, struct insn_list *l)
-{
-   free(p->insns);
-   p->insns = l->v;
-   p->insn_count = l->n;
-   p->insn_cap = l->cap;
-   memset(l, 0, sizeof(*l));
-}
-
 bool ir_lower_call_frames(struct ir_program *p, char *err, size_t err_size)
 {
-   struct insn_list l = {0};
+   struct ir_insn_list l = {0};
    if (!rebase(p, &l, err, err_size)) {
       free(l.v);
       if (!err[0])
          snprintf(err, err_size, "compiler: out of memory");
       return false;
    }
-   replace_insns(p, &l);
+   ir_insn_list_install(p, &l);
    struct keep_marks marks = {0};
    if (!lower_calls(p, &l, &marks)) {
       free(l.v);
@@ -367,7 +327,7 @@ bool ir_lower_call_frames(struct ir_program *p, char *err, size_t err_size)
       snprintf(err, err_size, "compiler: out of memory");
       return false;
    }
-   replace_insns(p, &l);
+   ir_insn_list_install(p, &l);
    bool kept = apply_marks(p, &marks);
    free(marks.bits);
    if (!kept) {

@@ -117,7 +117,8 @@ int xl_finish_program(struct ir_program *ir, uint32_t local_size, bool promote_l
       ir_print(ir, stderr);
    }
    uint32_t max_regs = max_registers ? max_registers : PPU_REG_COUNT_MAX;
-   if (!regalloc_run(ir, max_regs, &out->register_count, err, err_size))
+   if (!regalloc_run(ir, max_regs, &local_size, PPU_QMD_LOCAL_MAX_SIZE, &out->register_count, err,
+                     err_size))
       return ir->out_of_memory ? 1 : XL_COMPILE_OUT_OF_REGISTERS;
    if (!encode(ir, out))
       return fail(err, err_size, "compiler: out of memory");

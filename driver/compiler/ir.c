@@ -136,6 +136,39 @@ uint32_t *ir_label_positions(const struct ir_program *p)
    return pos;
 }
 
+struct ir_insn ir_insn_make(enum ppu_op op, enum ppu_type type)
+{
+   struct ir_insn i;
+   memset(&i, 0, sizeof(i));
+   ppu_insn_fields_init(&i.f, op);
+   i.f.type = (uint8_t)type;
+   return i;
+}
+
+void ir_insn_list_push(struct ir_insn_list *l, const struct ir_insn *in)
+{
+   if (l->n == l->cap) {
+      uint32_t cap = l->cap ? l->cap * 2 : 1024;
+      struct ir_insn *n = realloc(l->v, (size_t)cap * sizeof(*n));
+      if (!n) {
+         l->oom = true;
+         return;
+      }
+      l->v = n;
+      l->cap = cap;
+   }
+   l->v[l->n++] = *in;
+}
+
+void ir_insn_list_install(struct ir_program *p, struct ir_insn_list *l)
+{
+   free(p->insns);
+   p->insns = l->v;
+   p->insn_count = l->n;
+   p->insn_cap = l->cap;
+   memset(l, 0, sizeof(*l));
+}
+
 void ir_successors(const struct ir_program *p, const uint32_t *label_pos, uint32_t i,
                    uint32_t succ[2])
 {

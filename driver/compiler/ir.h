@@ -125,6 +125,20 @@ void ir_mark_dynamic_local(struct ir_program *p, uint32_t start, uint32_t end);
 /* Moves insns [from, insn_count) to position at, shifting the rest. */
 void ir_move_tail(struct ir_program *p, uint32_t from, uint32_t at);
 
+/* An instruction not yet in a program: op and type, no registers, no guard. */
+struct ir_insn ir_insn_make(enum ppu_op op, enum ppu_type type);
+
+/* A new instruction list that passes inserting code build from a
+ * program's (call_frames.c, spill.c), then install in its place. */
+struct ir_insn_list {
+   struct ir_insn *v;
+   uint32_t n, cap;
+   bool oom;
+};
+void ir_insn_list_push(struct ir_insn_list *l, const struct ir_insn *in);
+/* Makes l the program's instructions (l is left empty). */
+void ir_insn_list_install(struct ir_program *p, struct ir_insn_list *l);
+
 /* Thread-level successors of instruction i: up to two instruction indices
  * (UINT32_MAX when none). label_pos maps label ids to instruction indices. */
 void ir_successors(const struct ir_program *p, const uint32_t *label_pos, uint32_t i,

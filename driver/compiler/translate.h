@@ -17,7 +17,9 @@
 
 #define XL_MAX_LEAVES 1024u
 #define XL_MAX_INLINE_DEPTH 16u
-#define XL_MAX_CONSTRUCT_DEPTH 32u
+/* A loop takes two entries of the warp's reconvergence stack (PBK, PCNT),
+ * which ends at 1024 (docs/isa.md): deeper nesting could not run. */
+#define XL_MAX_CONSTRUCT_DEPTH 512u
 
 struct xl_val {
    uint32_t first; /* index into ctx->pool */
@@ -79,8 +81,16 @@ struct xl_scope {
    struct xl_ptr *ptrs; /* by id */
    uint32_t *labels;    /* by block index within fn: entry label */
    uint32_t *heads;     /* loop headers: label after PBK */
-   uint8_t *ctx_depth;  /* construct stack per block */
-   uint32_t *ctx_stack; /* [block * XL_MAX_CONSTRUCT_DEPTH + k]: header block index */
+   /* The construct stack a block lies in: its depth, and its innermost
+    * header (UINT32_MAX when none), whose own stack is the rest of it. */
+   uint16_t *ctx_depth;
+   uint32_t *ctx_top;
+   /* Loop headers left by a break from inside a switch: a vreg that is
+    * nonzero in the lanes breaking (0 when the loop has no such break). */
+   uint32_t *break_flag;
+   /* Merge blocks of switches such a break passes: loop header index + 1
+    * (0: none); the block first sends the flagged lanes on. */
+   uint32_t *forward_break;
    bool *reached;
    bool is_entry;
    struct xl_val ret; /* inlined callee: vregs of the return value */

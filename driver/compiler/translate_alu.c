@@ -995,9 +995,16 @@ bool xl_translate_alu(struct xl_ctx *c, const struct spirv_inst *inst)
       xl_set(c, inst->result_id, xl_get(c, xl_word(c, inst, 0)));
       return true;
    case SPIRV_OP_CopyObject:
-   case SPIRV_OP_CopyLogical: /* same leaves; only the explicit layout differs */
-      xl_set(c, inst->result_id, xl_get(c, xl_word(c, inst, 0)));
+   case SPIRV_OP_CopyLogical: { /* same leaves; only the explicit layout differs */
+      uint32_t src = xl_word(c, inst, 0);
+      /* A logical pointer has no value, only what it points at. */
+      bool is_pointer = src < c->bound && (c->scope->ptrs[src].set || c->global_ptrs[src].set);
+      if (is_pointer && inst->result_id < c->bound)
+         c->scope->ptrs[inst->result_id] = *xl_ptr_of(c, src);
+      else
+         xl_set(c, inst->result_id, xl_get(c, src));
       return true;
+   }
    case SPIRV_OP_Undef: {
       struct xl_val d = xl_new_val(c, inst->result_type);
       for (uint32_t k = 0; k < d.count; k++)

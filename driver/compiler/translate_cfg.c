@@ -41,13 +41,19 @@ void xl_if_end(struct xl_ctx *c, struct xl_if_block b)
    ir_emit_label(c->ir, b.merge);
 }
 
-enum edge_kind { EDGE_NORMAL, EDGE_SYNC, EDGE_BREAK, EDGE_CONTINUE, EDGE_BACK };
+/* EDGE_BREAK_OUT: a loop break from inside a switch. The switch is
+ * bracketed by PBK, so a BRK stops at its merge: the breaking lanes set
+ * the loop's break flag and BRK to the innermost switch's merge, whose
+ * block sends the flagged lanes on to the next one, up to the loop's merge
+ * (forward_loop_break). */
+enum edge_kind { EDGE_NORMAL, EDGE_SYNC, EDGE_BREAK, EDGE_CONTINUE, EDGE_BACK, EDGE_BREAK_OUT };
 
 struct edge {
    enum edge_kind kind;
    uint32_t target; /* block index within the function */
    uint32_t resume; /* label for SYNC/BRK/CONT */
    uint32_t depth;  /* construct depth the target is reached with */
+   uint32_t loop;   /* EDGE_BREAK_OUT: the loop's header */
 };
 
 struct stub {
@@ -87,6 +93,7 @@ static bool classify(struct xl_ctx *c, const uint32_t *stack, uint32_t depth, ui
    e->target = target;
    e->resume = 0;
    e->depth = depth;
+   uint32_t inner_switch = UINT32_MAX; /* innermost switch the edge leaves */
    for (uint32_t k = depth; k-- > 0;) {
       const struct spirv_block *h = blk(c, stack[k]);
       uint32_t merge = block_index(c, h->merge_block);
@@ -105,23 +112,18 @@ static bool classify(struct xl_ctx *c, const uint32_t *stack, uint32_t depth, ui
             e->depth = k;
             return true;
          }
-         if (is_switch) {
-            for (uint32_t j = k; j-- > 0;) {
-               const struct spirv_block *outer = blk(c, stack[j]);
-               if (outer->merge_kind == SPIRV_MERGE_LOOP &&
-                   target == block_index(c, outer->merge_block)) {
-                  xl_fail(c, "unsupported: a loop break from inside a switch");
-                  return false;
-               }
-            }
-         }
+         if (is_switch && inner_switch == UINT32_MAX)
+            inner_switch = stack[k];
          continue;
       }
       uint32_t cont = block_index(c, h->continue_target);
       if (target == merge) {
-         e->kind = EDGE_BREAK;
-         e->resume = s->labels[target];
+         e->kind = inner_switch == UINT32_MAX ? EDGE_BREAK : EDGE_BREAK_OUT;
+         e->resume = s->labels[inner_switch == UINT32_MAX
+                                   ? target
+                                   : block_index(c, blk(c, inner_switch)->merge_block)];
          e->depth = k;
+         e->loop = stack[k];
          return true;
       }
       if (target == cont && cont != stack[k]) {
@@ -140,11 +142,20 @@ static bool classify(struct xl_ctx *c, const uint32_t *stack, uint32_t depth, ui
    return true;
 }
 
-static uint32_t out_stack(struct xl_ctx *c, uint32_t b, uint32_t *stack)
+/* The construct stack block b lies in (stack[0] outermost). */
+static uint32_t in_stack(struct xl_ctx *c, uint32_t b, uint32_t *stack)
 {
    struct xl_scope *s = c->scope;
    uint32_t depth = s->ctx_depth[b];
-   memcpy(stack, &s->ctx_stack[(size_t)b * XL_MAX_CONSTRUCT_DEPTH], depth * sizeof(*stack));
+   for (uint32_t k = depth, h = s->ctx_top[b]; k-- > 0; h = s->ctx_top[h])
+      stack[k] = h;
+   return depth;
+}
+
+/* The stack on b's outgoing edges: with b when b heads a construct. */
+static uint32_t out_stack(struct xl_ctx *c, uint32_t b, uint32_t *stack)
+{
+   uint32_t depth = in_stack(c, b, stack);
    if (blk(c, b)->merge_kind != SPIRV_MERGE_NONE) {
       if (depth >= XL_MAX_CONSTRUCT_DEPTH) {
          xl_fail(c, "constructs nested deeper than %u", XL_MAX_CONSTRUCT_DEPTH);
@@ -168,6 +179,36 @@ static uint32_t successors(struct xl_ctx *c, uint32_t b, uint32_t *out, uint32_t
    return n;
 }
 
+static void set_stack(struct xl_scope *s, uint32_t b, const uint32_t *stack, uint32_t depth)
+{
+   s->reached[b] = true;
+   s->ctx_depth[b] = (uint16_t)depth;
+   s->ctx_top[b] = depth ? stack[depth - 1] : UINT32_MAX;
+}
+
+/* A break from stack[e->depth] (a loop) out of the switches above it:
+ * the loop gets a break flag and every switch's merge forwards it. A merge
+ * that no other edge reaches is reached here (the forwarding lanes run
+ * it); true for each such block in turn, through *work. */
+static void note_break_out(struct xl_ctx *c, const uint32_t *stack, uint32_t depth,
+                           const struct edge *e, uint32_t *work, uint32_t *top)
+{
+   struct xl_scope *s = c->scope;
+   if (!s->break_flag[e->loop])
+      s->break_flag[e->loop] = ir_new_vreg(c->ir, 1);
+   for (uint32_t k = e->depth + 1; k < depth; k++) {
+      const struct spirv_block *h = blk(c, stack[k]);
+      if (h->merge_kind != SPIRV_MERGE_SELECTION || !is_switch_header(c, h))
+         continue;
+      uint32_t merge = block_index(c, h->merge_block);
+      s->forward_break[merge] = e->loop + 1;
+      if (!s->reached[merge]) {
+         set_stack(s, merge, stack, k);
+         work[(*top)++] = merge;
+      }
+   }
+}
+
 /* Gives every reachable block its construct stack. */
 static void walk_constructs(struct xl_ctx *c)
 {
@@ -184,18 +225,20 @@ static void walk_constructs(struct xl_ctx *c)
    while (top && !c->failed) {
       uint32_t b = work[--top];
       uint32_t stack[XL_MAX_CONSTRUCT_DEPTH], succ[64];
+      const struct spirv_inst *t = spirv_module_inst(c->m, blk(c, b)->terminator);
+      c->cur_word = t->word_offset; /* errors name the branch */
+      c->cur_opcode = t->opcode;
       uint32_t depth = out_stack(c, b, stack);
       uint32_t ns = successors(c, b, succ, 64);
       for (uint32_t i = 0; i < ns && !c->failed; i++) {
          struct edge e;
          if (succ[i] == UINT32_MAX || !classify(c, stack, depth, succ[i], &e))
             break;
+         if (e.kind == EDGE_BREAK_OUT)
+            note_break_out(c, stack, depth, &e, work, &top);
          if (e.kind == EDGE_BACK || s->reached[e.target])
             continue;
-         s->reached[e.target] = true;
-         s->ctx_depth[e.target] = (uint8_t)e.depth;
-         memcpy(&s->ctx_stack[(size_t)e.target * XL_MAX_CONSTRUCT_DEPTH], stack,
-                e.depth * sizeof(*stack));
+         set_stack(s, e.target, stack, e.depth);
          work[top++] = e.target;
       }
    }
@@ -248,7 +291,7 @@ static void phi_moves(struct xl_ctx *c, uint32_t from, uint32_t to)
 
 static bool edge_needs_stub(struct xl_ctx *c, uint32_t from, const struct edge *e)
 {
-   return blk(c, e->target)->phi_count != 0 || e->kind == EDGE_SYNC ||
+   return blk(c, e->target)->phi_count != 0 || e->kind == EDGE_SYNC || e->kind == EDGE_BREAK_OUT ||
           (e->kind == EDGE_NORMAL && from == e->target);
 }
 
@@ -270,6 +313,9 @@ static void edge_action(struct xl_ctx *c, const struct edge *e, uint8_t guard)
       i = ir_emit(c->ir, PPU_OP_SYNC);
       i->resume = e->resume;
       break;
+   case EDGE_BREAK_OUT:
+      xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U32, s->break_flag[e->loop], 0, 1);
+      __attribute__((fallthrough));
    case EDGE_BREAK:
       i = ir_emit(c->ir, PPU_OP_BRK);
       i->resume = e->resume;
@@ -421,6 +467,25 @@ static void translate_terminator(struct xl_ctx *c, struct cfg_state *st, uint32_
 
 static bool translate_function(struct xl_ctx *c, struct xl_scope *s);
 
+/* At the merge of a switch that a loop break passes: the lanes with the
+ * loop's break flag BRK on, to the merge of the next switch out or of the
+ * loop itself (EDGE_BREAK_OUT). */
+static void forward_loop_break(struct xl_ctx *c, uint32_t b)
+{
+   struct xl_scope *s = c->scope;
+   uint32_t loop = s->forward_break[b] - 1, stack[XL_MAX_CONSTRUCT_DEPTH];
+   uint32_t to = block_index(c, blk(c, loop)->merge_block);
+   for (uint32_t k = in_stack(c, b, stack); k-- > 0 && stack[k] != loop;) {
+      const struct spirv_block *h = blk(c, stack[k]);
+      if (h->merge_kind == SPIRV_MERGE_SELECTION && is_switch_header(c, h)) {
+         to = block_index(c, h->merge_block);
+         break;
+      }
+   }
+   xl_bool_to_p0(c, s->break_flag[loop]);
+   xl_branch(c, PPU_OP_BRK, s->labels[to], 0);
+}
+
 /* Translates s->fn inline inside CALL body; ret: BRA after; body: ...;
  * after:, so that a return from any depth of it is a guarded RET. */
 static void translate_inlined(struct xl_ctx *c, struct xl_scope *s)
@@ -562,10 +627,13 @@ static bool translate_function(struct xl_ctx *c, struct xl_scope *s)
    struct cfg_state st = {0};
    s->labels = calloc(n, sizeof(uint32_t));
    s->heads = calloc(n, sizeof(uint32_t));
-   s->ctx_depth = calloc(n, 1);
-   s->ctx_stack = calloc((size_t)n * XL_MAX_CONSTRUCT_DEPTH, sizeof(uint32_t));
+   s->ctx_depth = calloc(n, sizeof(uint16_t));
+   s->ctx_top = calloc(n, sizeof(uint32_t));
+   s->break_flag = calloc(n, sizeof(uint32_t));
+   s->forward_break = calloc(n, sizeof(uint32_t));
    s->reached = calloc(n, sizeof(bool));
-   if (!s->labels || !s->heads || !s->ctx_depth || !s->ctx_stack || !s->reached) {
+   if (!s->labels || !s->heads || !s->ctx_depth || !s->ctx_top || !s->break_flag ||
+       !s->forward_break || !s->reached) {
       xl_fail(c, "out of memory");
       goto done;
    }
@@ -579,17 +647,22 @@ static bool translate_function(struct xl_ctx *c, struct xl_scope *s)
       ir_emit_label(c->ir, s->labels[b]);
       if (!s->reached[b])
          continue;
+      if (s->forward_break[b])
+         forward_loop_break(c, b);
       if (bk->merge_kind == SPIRV_MERGE_LOOP) {
          uint32_t cont = block_index(c, bk->continue_target);
-         if (cont == b) {
-            xl_fail(c, "unsupported: a loop whose continue target is its header");
-            break;
-         }
          struct ir_insn *i = ir_emit(c->ir, PPU_OP_PBK);
          i->label = s->labels[block_index(c, bk->merge_block)];
          ir_emit_label(c->ir, s->heads[b]);
-         i = ir_emit(c->ir, PPU_OP_PCNT);
-         i->label = s->labels[cont];
+         /* A loop whose continue target is its header has no continue
+          * edge but the back edge (the continue construct is the whole
+          * loop, SPIR-V 2.11): no CONT entry to push. */
+         if (cont != b) {
+            i = ir_emit(c->ir, PPU_OP_PCNT);
+            i->label = s->labels[cont];
+         }
+         if (s->break_flag[b])
+            xl_op_imm(c, PPU_OP_MOV, PPU_TYPE_U32, s->break_flag[b], 0, 0);
       } else {
          ir_emit_label(c->ir, s->heads[b]);
       }
@@ -608,7 +681,9 @@ done:
    free(s->labels);
    free(s->heads);
    free(s->ctx_depth);
-   free(s->ctx_stack);
+   free(s->ctx_top);
+   free(s->break_flag);
+   free(s->forward_break);
    free(s->reached);
    return !c->failed;
 }

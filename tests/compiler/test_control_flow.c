@@ -5,15 +5,16 @@
 #include "compiler_test_util.h"
 #include "test_harness.h"
 
-/* Runs shader with binding 0 = out (zeroed) and optional binding 1. */
-static bool run_out(const char *shader, void *out, uint32_t out_bytes, uint32_t groups, void *aux,
-                    uint32_t aux_bytes)
+/* Runs shader with binding 0 = out (zeroed) and optional binding 1, with
+ * at most max_registers registers (0: all). */
+static bool run_limited(const char *shader, void *out, uint32_t out_bytes, uint32_t groups,
+                        void *aux, uint32_t aux_bytes, uint32_t max_registers)
 {
    struct ctu t;
    if (!ctu_init(&t))
       return false;
    uint64_t ob = ctu_buffer(&t, NULL, out_bytes), ab = ctu_buffer(&t, aux, aux_bytes);
-   struct ctu_dispatch d = {.shader = shader, .groups = {groups}};
+   struct ctu_dispatch d = {.shader = shader, .groups = {groups}, .max_registers = max_registers};
    ctu_bind(&d, 0, 0, ob, out_bytes);
    ctu_bind(&d, 0, 1, ab, aux_bytes ? aux_bytes : 16);
    bool ok = ctu_run(&t, &d);
@@ -24,6 +25,12 @@ static bool run_out(const char *shader, void *out, uint32_t out_bytes, uint32_t 
    }
    ctu_finish(&t);
    return ok;
+}
+
+static bool run_out(const char *shader, void *out, uint32_t out_bytes, uint32_t groups, void *aux,
+                    uint32_t aux_bytes)
+{
+   return run_limited(shader, out, out_bytes, groups, aux, aux_bytes, 0);
 }
 
 TEST_CASE(if_else_chains_diverge_and_reconverge)
@@ -219,6 +226,114 @@ TEST_CASE(switch_break_from_nested_if_and_loop)
          r = -i;
       }
       CHECK_MSG(out[i] == r, "i=%d got %d want %d", i, out[i], r);
+   }
+}
+
+TEST_CASE(loop_break_from_inside_switches)
+{
+   static int32_t out[128];
+   REQUIRE(run_out("loop_break_in_switch", out, sizeof(out), 2, NULL, 0));
+   for (int i = 0; i < 128; i++) {
+      int r = 0;
+      for (int outer = 0; outer < 3; outer++) {
+         int code = 0; /* the OpPhi of the inner loop's merge */
+         for (int k = 0; k < 8; k++) {
+            switch ((i + k + outer) % 5) {
+            case 0:
+               r += 1;
+               break;
+            case 1:
+               if ((i & 3) == outer) {
+                  r += 1000;
+                  code = 1;
+                  goto inner_done;
+               }
+               r += 10;
+               break;
+            case 2:
+               if ((i & 1) == 0) {
+                  if (k > (i & 7)) {
+                     r += 50000;
+                     code = 3;
+                     goto inner_done;
+                  }
+                  r += 100;
+               } else {
+                  r += 3;
+               }
+               r += 7;
+               break;
+            default:
+               r += 20;
+            }
+            r = r * 3 % 1000003;
+         }
+      inner_done:
+         r += 100000 + code;
+      }
+      CHECK_MSG(out[i] == r, "i=%d got %d want %d", i, out[i], r);
+   }
+}
+
+TEST_CASE(loop_whose_continue_target_is_its_header)
+{
+   static uint32_t out[128];
+   REQUIRE(run_out("loop_continue_is_header", out, sizeof(out), 2, NULL, 0));
+   for (uint32_t i = 0; i < 128; i++) {
+      uint32_t n = i + 1, steps = 0;
+      do {
+         n = (n & 1) ? 3 * n + 1 : n / 2;
+         steps++;
+      } while (n > 1 && steps < 200);
+      uint32_t bits = 0, x = steps;
+      do {
+         x >>= 1;
+         bits++;
+      } while (x != 0);
+      CHECK_MSG(out[i] == (steps << 8 | bits), "i=%u got %#x want %#x", i, out[i],
+                steps << 8 | bits);
+   }
+}
+
+/* deep_loops.comp's LOOP, nested `depth` deep around its body. */
+static void deep_loops(int depth, int id, int bound, int *count, int *a)
+{
+   if (depth == 0) {
+      if ((*count & 7) == (id & 7))
+         *a += 100;
+      return;
+   }
+   for (int i = 0; i < 2 && *count < bound; i++, (*count)++, (*a)++)
+      deep_loops(depth - 1, id, bound, count, a);
+}
+
+TEST_CASE(forty_nested_loops)
+{
+   static int32_t out[128];
+   REQUIRE(run_out("deep_loops", out, sizeof(out), 2, NULL, 0));
+   for (int id = 0; id < 128; id++) {
+      int count = 0, a = 0;
+      deep_loops(40, id, id % 50 + 30, &count, &a);
+      CHECK_MSG(out[id] == a * 1000 + count, "id=%d got %d want %d", id, out[id], a * 1000 + count);
+   }
+}
+
+/* With 6 registers, values live across branches, loop back edges,
+ * breaks out of switches and inlined returns are spilled to local memory;
+ * the results must not change (those with all registers are checked
+ * against C above). */
+TEST_CASE(control_flow_with_spilled_values)
+{
+   static const char *const shaders[] = {"nested_loops",         "switch_fallthrough",
+                                         "loop_break_in_switch", "function_calls",
+                                         "early_return",         "deep_loops"};
+   static uint32_t all[384], few[384];
+   for (size_t k = 0; k < sizeof(shaders) / sizeof(shaders[0]); k++) {
+      REQUIRE(run_limited(shaders[k], all, sizeof(all), 2, NULL, 0, 0));
+      REQUIRE(run_limited(shaders[k], few, sizeof(few), 2, NULL, 0, 6));
+      for (uint32_t i = 0; i < 384; i++)
+         CHECK_MSG(all[i] == few[i], "%s [%u]: %u with 6 registers, %u with all", shaders[k], i,
+                   few[i], all[i]);
    }
 }
 

@@ -235,6 +235,25 @@ TEST_CASE(function_arrays_with_dynamic_indexing)
    ctu_finish(&t);
 }
 
+TEST_CASE(copy_object_of_pointers_and_composites)
+{
+   struct ctu t;
+   REQUIRE(ctu_init(&t));
+   uint64_t ob = ctu_buffer(&t, NULL, 128 * 4);
+   struct ctu_dispatch d = {.shader = "copy_object_pointers", .groups = {2}};
+   ctu_bind(&d, 0, 0, ob, 128 * 4);
+   REQUIRE(ctu_run(&t, &d));
+   static uint32_t out[128];
+   ctu_read(&t, ob, out, sizeof(out));
+   for (uint32_t i = 0; i < 128; i++) {
+      uint32_t v[4] = {i, i * 2, i * 3, i * 4};
+      v[(i >> 3) & 3] += 7;
+      uint32_t want = v[i & 3] * 100 + v[(i >> 2) & 3];
+      CHECK_MSG(out[i] == want, "i=%u got %u want %u", i, out[i], want);
+   }
+   ctu_finish(&t);
+}
+
 TEST_CASE(several_sets_dynamic_offsets_and_descriptor_arrays)
 {
    struct ctu t;

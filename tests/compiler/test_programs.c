@@ -428,6 +428,40 @@ TEST_CASE(many_local_slots_fit_in_registers_or_fall_back_to_memory)
    check_register_pressure(16); /* too few registers: stays in local memory */
 }
 
+/* spill_live_values.comp with max_registers (0: all 255). */
+static void check_spilling(uint32_t max_registers)
+{
+   struct ctu t;
+   REQUIRE(ctu_init(&t));
+   uint32_t in[64];
+   for (uint32_t k = 0; k < 64; k++)
+      in[k] = (uint32_t)rnd();
+   uint64_t ob = ctu_buffer(&t, NULL, 128 * 4), ib = ctu_buffer(&t, in, sizeof(in));
+   struct ctu_dispatch d = {
+       .shader = "spill_live_values", .groups = {2}, .max_registers = max_registers};
+   ctu_bind(&d, 0, 0, ob, 128 * 4);
+   ctu_bind(&d, 0, 1, ib, sizeof(in));
+   REQUIRE(ctu_run(&t, &d));
+   static uint32_t out[128];
+   ctu_read(&t, ob, out, sizeof(out));
+   for (uint32_t i = 0; i < 128; i++) {
+      uint32_t want = 7;
+      if (i % 3 != 0) {
+         uint32_t x = i % 300, y = (i * 7 + 5) % 300;
+         want = in[x % 64] * (x + 1) + i + (in[y % 64] * (y + 1) + i) * 3;
+      }
+      CHECK_MSG(out[i] == want, "max_registers=%u i=%u got %u want %u", max_registers, i, out[i],
+                want);
+   }
+   ctu_finish(&t);
+}
+
+TEST_CASE(more_live_values_than_registers_spill_to_local_memory)
+{
+   check_spilling(0);
+   check_spilling(24);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
