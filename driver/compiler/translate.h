@@ -162,6 +162,10 @@ struct xl_val xl_get(struct xl_ctx *c, uint32_t id);
 void xl_set(struct xl_ctx *c, uint32_t id, struct xl_val v);
 struct xl_val xl_constant(struct xl_ctx *c, uint32_t id);
 uint32_t xl_imm32(struct xl_ctx *c, uint32_t bits);
+/* Word k (0: low) of the 64-bit vreg x, as a new 32-bit vreg. */
+uint32_t xl_half_of(struct xl_ctx *c, uint32_t x, unsigned k);
+/* A new 64-bit vreg of the 32-bit vregs lo and hi. */
+uint32_t xl_pair_of(struct xl_ctx *c, uint32_t lo, uint32_t hi);
 void xl_mov(struct xl_ctx *c, uint32_t dst, uint32_t src, unsigned regs);
 
 /* IR helpers. */

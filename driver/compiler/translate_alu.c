@@ -809,18 +809,57 @@ static void conversion(struct xl_ctx *c, const struct spirv_inst *inst)
    }
 }
 
+/* OpBitcast between different component counts of 32- and 64-bit
+ * components (a 64-bit integer or PhysicalStorageBuffer pointer and a
+ * 2-vector of 32 bits, ...): the same 32-bit words in order, the low word
+ * of a 64-bit component first (SPIR-V 3.52.12 OpBitcast). */
+static void bitcast_words(struct xl_ctx *c, const struct spirv_inst *inst, struct xl_val a,
+                          struct xl_val d)
+{
+   struct xl_scalar as, ds;
+   xl_scalar_of(c, spirv_id_type(c->m, xl_word(c, inst, 0)), &as);
+   xl_scalar_of(c, inst->result_type, &ds);
+   if (as.width < 32 || ds.width < 32 || a.count > 4 || d.count > 4) {
+      xl_fail(c,
+              "unsupported: bitcast between different component counts of %u- and %u-bit "
+              "components",
+              as.width, ds.width);
+      return;
+   }
+   uint32_t words[8], n = 0;
+   for (uint32_t k = 0; k < a.count; k++) {
+      uint32_t v = xl_comp(c, a, k);
+      if (c->ir->vreg_size[v] == 2) {
+         words[n++] = xl_half_of(c, v, 0);
+         words[n++] = xl_half_of(c, v, 1);
+      } else {
+         words[n++] = v;
+      }
+   }
+   for (uint32_t k = 0, w = 0; k < d.count; k++) {
+      uint32_t v = xl_comp(c, d, k);
+      if (c->ir->vreg_size[v] == 2) {
+         xl_mov(c, v, xl_pair_of(c, words[w], words[w + 1]), 2);
+         w += 2;
+      } else {
+         xl_mov(c, v, words[w++], 1);
+      }
+   }
+   xl_set(c, inst->result_id, d);
+}
+
 static void bitcast(struct xl_ctx *c, const struct spirv_inst *inst)
 {
    struct xl_val a = xl_get(c, xl_word(c, inst, 0));
    struct xl_val d = xl_new_val(c, inst->result_type);
    if (c->failed)
       return;
-   if (a.count != d.count) {
-      xl_fail(c, "unsupported: bitcast between different component counts");
-      return;
-   }
    struct xl_scalar rs;
    xl_scalar_of(c, inst->result_type, &rs);
+   if (a.count != d.count) {
+      bitcast_words(c, inst, a, d);
+      return;
+   }
    for (uint32_t k = 0; k < d.count; k++) {
       if (is_narrow_int(&rs))
          finish_result(c, &rs, xl_comp(c, d, k), xl_comp(c, a, k));

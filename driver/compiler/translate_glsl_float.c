@@ -33,22 +33,6 @@ uint32_t xl_ffma(const struct xl_float *f, uint32_t a, uint32_t b, uint32_t adde
    return d;
 }
 
-/* Register k (0 low, 1 high) of a 64-bit value, and the reverse. */
-static uint32_t half_of(struct xl_ctx *c, uint32_t x, unsigned k)
-{
-   uint32_t d = ir_new_vreg(c->ir, 1);
-   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, x)->part[2] = (uint8_t)k;
-   return d;
-}
-
-static uint32_t pair_of(struct xl_ctx *c, uint32_t lo, uint32_t hi)
-{
-   uint32_t d = ir_new_vreg(c->ir, 2);
-   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, lo)->part[0] = 0;
-   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, hi)->part[0] = 1;
-   return d;
-}
-
 uint32_t xl_fconst(const struct xl_float *f, double v)
 {
    if (f->regs == 1) {
@@ -59,7 +43,7 @@ uint32_t xl_fconst(const struct xl_float *f, double v)
    }
    uint64_t u;
    memcpy(&u, &v, sizeof(u));
-   return pair_of(f->c, xl_imm32(f->c, (uint32_t)u), xl_imm32(f->c, (uint32_t)(u >> 32)));
+   return xl_pair_of(f->c, xl_imm32(f->c, (uint32_t)u), xl_imm32(f->c, (uint32_t)(u >> 32)));
 }
 
 /* The sign bit flipped or cleared (not arithmetic, so NaNs and zeros keep
@@ -67,9 +51,9 @@ uint32_t xl_fconst(const struct xl_float *f, double v)
 static uint32_t sign_op(const struct xl_float *f, enum ppu_op op, uint32_t a, uint32_t mask)
 {
    struct xl_ctx *c = f->c;
-   uint32_t hi = f->regs == 2 ? half_of(c, a, 1) : a, d = ir_new_vreg(c->ir, 1);
+   uint32_t hi = f->regs == 2 ? xl_half_of(c, a, 1) : a, d = ir_new_vreg(c->ir, 1);
    xl_op_imm(c, op, PPU_TYPE_U32, d, hi, mask);
-   return f->regs == 2 ? pair_of(c, half_of(c, a, 0), d) : d;
+   return f->regs == 2 ? xl_pair_of(c, xl_half_of(c, a, 0), d) : d;
 }
 
 uint32_t xl_fneg(const struct xl_float *f, uint32_t a)
@@ -344,23 +328,23 @@ static void frexp_leaf(const struct xl_float *f, uint32_t x, uint32_t *sig, uint
    /* Field positions of IEEE binary32 / binary64 (in the high word). */
    uint32_t mbits = dbl ? 20 : 23, ebits = dbl ? 11 : 8, bias = dbl ? 1022 : 126;
    uint32_t scale = dbl ? 64 : 32;
-   uint32_t hi = dbl ? half_of(c, x, 1) : x;
+   uint32_t hi = dbl ? xl_half_of(c, x, 1) : x;
    uint32_t ahi = iopi(c, PPU_OP_AND, PPU_TYPE_U32, hi, 0x7fffffffu);
    isetp(c, PPU_TYPE_U32, PPU_CMP_LT, ahi, xl_imm32(c, 1u << mbits), false);
    uint32_t scaled = xl_fop(f, PPU_OP_FMUL, x, xl_fconst(f, ldexp(1.0, (int)scale)));
    uint32_t xs = sel_p0(c, f->regs, scaled, x);
    uint32_t b = sel_p0(c, 1, xl_imm32(c, bias + scale), xl_imm32(c, bias));
-   uint32_t hs = dbl ? half_of(c, xs, 1) : xs;
+   uint32_t hs = dbl ? xl_half_of(c, xs, 1) : xs;
    uint32_t e = iopi(c, PPU_OP_BFE, PPU_TYPE_U32, hs, mbits | ebits << 8);
    uint32_t ex = iop(c, PPU_OP_ISUB, PPU_TYPE_S32, e, b);
    /* Keep sign and mantissa, set the exponent field of 0.5. */
    uint32_t keep = iopi(c, PPU_OP_AND, PPU_TYPE_U32, hs, 0x80000000u | ((1u << mbits) - 1));
    uint32_t shi = iopi(c, PPU_OP_OR, PPU_TYPE_U32, keep, bias << mbits);
-   uint32_t s = dbl ? pair_of(c, half_of(c, xs, 0), shi) : shi;
+   uint32_t s = dbl ? xl_pair_of(c, xl_half_of(c, xs, 0), shi) : shi;
    /* Zero (both words 0) and inf/NaN keep x and exponent 0. */
    isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, ahi, xl_imm32(c, 0), false);
    if (dbl)
-      isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, half_of(c, x, 0), xl_imm32(c, 0), true);
+      isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, xl_half_of(c, x, 0), xl_imm32(c, 0), true);
    s = sel_p0(c, f->regs, x, s);
    ex = sel_p0(c, 1, xl_imm32(c, 0), ex);
    isetp(c, PPU_TYPE_U32, PPU_CMP_GE, ahi, xl_imm32(c, ((1u << ebits) - 1) << mbits), false);
@@ -392,7 +376,7 @@ static uint32_t clamped_s32(struct xl_ctx *c, uint32_t v, const struct xl_scalar
       v = iopi(c, PPU_OP_IMIN, u, v, limit);
    }
    v = iopi(c, PPU_OP_IMAX, t, iopi(c, PPU_OP_IMIN, t, v, limit), (uint32_t) - (int32_t)limit);
-   return s->width == 64 ? half_of(c, v, 0) : v;
+   return s->width == 64 ? xl_half_of(c, v, 0) : v;
 }
 
 /* ldexp: x * 2^e rounded once, as Vulkan requires ("correctly rounded";
@@ -418,13 +402,13 @@ static uint32_t ldexp_leaf(const struct xl_float *f, uint32_t x, uint32_t e,
     * subnormal) the result rounds to zero. */
    int32_t lowest = -(int32_t)(dbl ? 53 : 24);
    uint32_t ec = clamped_s32(c, e, es, 4096);
-   uint32_t hi = dbl ? half_of(c, x, 1) : x;
+   uint32_t hi = dbl ? xl_half_of(c, x, 1) : x;
    uint32_t ahi = iopi(c, PPU_OP_AND, PPU_TYPE_U32, hi, 0x7fffffffu);
    isetp(c, PPU_TYPE_U32, PPU_CMP_LT, ahi, xl_imm32(c, 1u << mbits), false);
    uint32_t scaled = xl_fop(f, PPU_OP_FMUL, x, xl_fconst(f, ldexp(1.0, (int)scale)));
    uint32_t xs = sel_p0(c, f->regs, scaled, x);
    ec = sel_p0(c, 1, iopi(c, PPU_OP_ISUB, PPU_TYPE_S32, ec, scale), ec);
-   uint32_t hs = dbl ? half_of(c, xs, 1) : xs;
+   uint32_t hs = dbl ? xl_half_of(c, xs, 1) : xs;
    uint32_t field = iopi(c, PPU_OP_BFE, PPU_TYPE_U32, hs, mbits | ebits << 8);
    uint32_t big_e = iopi(c, PPU_OP_IMAX, PPU_TYPE_S32, iop(c, PPU_OP_IADD, PPU_TYPE_S32, field, ec),
                          (uint32_t)lowest);
@@ -435,18 +419,18 @@ static uint32_t ldexp_leaf(const struct xl_float *f, uint32_t x, uint32_t e,
    uint32_t keep = iopi(c, PPU_OP_AND, PPU_TYPE_U32, hs, 0x80000000u | ((1u << mbits) - 1));
    uint32_t yhi =
        iop(c, PPU_OP_OR, PPU_TYPE_U32, keep, iopi(c, PPU_OP_SHL, PPU_TYPE_U32, shifted, mbits));
-   uint32_t y = dbl ? pair_of(c, half_of(c, xs, 0), yhi) : yhi;
+   uint32_t y = dbl ? xl_pair_of(c, xl_half_of(c, xs, 0), yhi) : yhi;
    uint32_t r = xl_fop(f, PPU_OP_FMUL, y, factor);
    /* Overflow: inf with x's sign. */
    uint32_t inf_hi = iopi(c, PPU_OP_OR, PPU_TYPE_U32,
                           iopi(c, PPU_OP_AND, PPU_TYPE_U32, hs, 0x80000000u), all_ones << mbits);
-   uint32_t inf = dbl ? pair_of(c, xl_imm32(c, 0), inf_hi) : inf_hi;
+   uint32_t inf = dbl ? xl_pair_of(c, xl_imm32(c, 0), inf_hi) : inf_hi;
    isetp(c, PPU_TYPE_S32, PPU_CMP_GE, big_e, xl_imm32(c, all_ones), false);
    r = sel_p0(c, f->regs, inf, r);
    /* Zero (both words 0), inf and NaN: x. */
    isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, ahi, xl_imm32(c, 0), false);
    if (dbl)
-      isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, half_of(c, x, 0), xl_imm32(c, 0), true);
+      isetp(c, PPU_TYPE_U32, PPU_CMP_EQ, xl_half_of(c, x, 0), xl_imm32(c, 0), true);
    r = sel_p0(c, f->regs, x, r);
    isetp(c, PPU_TYPE_U32, PPU_CMP_GE, ahi, xl_imm32(c, all_ones << mbits), false);
    return sel_p0(c, f->regs, x, r);
@@ -537,10 +521,10 @@ static bool double_bits(struct xl_ctx *c, const struct spirv_inst *inst, uint32_
    if (c->failed)
       return true;
    if (pack) {
-      xl_mov(c, xl_comp(c, d, 0), pair_of(c, xl_comp(c, a, 0), xl_comp(c, a, 1)), 2);
+      xl_mov(c, xl_comp(c, d, 0), xl_pair_of(c, xl_comp(c, a, 0), xl_comp(c, a, 1)), 2);
    } else {
       for (unsigned k = 0; k < 2; k++)
-         xl_mov(c, xl_comp(c, d, k), half_of(c, xl_comp(c, a, 0), k), 1);
+         xl_mov(c, xl_comp(c, d, k), xl_half_of(c, xl_comp(c, a, 0), k), 1);
    }
    xl_set(c, inst->result_id, d);
    return true;

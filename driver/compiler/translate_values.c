@@ -234,6 +234,21 @@ void xl_set(struct xl_ctx *c, uint32_t id, struct xl_val v)
       c->scope->vals[id] = v;
 }
 
+uint32_t xl_half_of(struct xl_ctx *c, uint32_t x, unsigned k)
+{
+   uint32_t d = ir_new_vreg(c->ir, 1);
+   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, x)->part[2] = (uint8_t)k;
+   return d;
+}
+
+uint32_t xl_pair_of(struct xl_ctx *c, uint32_t lo, uint32_t hi)
+{
+   uint32_t d = ir_new_vreg(c->ir, 2);
+   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, lo)->part[0] = 0;
+   xl_op(c, PPU_OP_MOV, PPU_TYPE_U32, d, 0, hi)->part[0] = 1;
+   return d;
+}
+
 uint32_t xl_imm32(struct xl_ctx *c, uint32_t bits)
 {
    uint32_t d = ir_new_vreg(c->ir, 1);

@@ -86,6 +86,15 @@ static bool parse_scalar(struct spirv_parser *p, const struct spirv_inst *inst,
    return true;
 }
 
+/* A pointer declared by OpTypeForwardPointer and defined later (a
+ * PhysicalStorageBuffer list node or an array of such pointers): a data
+ * type once defined, which the end of the module checks. */
+static bool forward_pointer_pending(const struct spirv_module *m, uint32_t id)
+{
+   const struct spirv_id_entry *e = &m->ids[id];
+   return e->forward_declared && e->def_inst == SPIRV_NO_INDEX;
+}
+
 static bool parse_composite_type(struct spirv_parser *p, const struct spirv_inst *inst,
                                  struct spirv_type *t)
 {
@@ -120,7 +129,7 @@ static bool parse_composite_type(struct spirv_parser *p, const struct spirv_inst
    }
    case SPIRV_OP_TypeArray: {
       const uint32_t length = spirv_operand_word_at(m, inst, 1);
-      if (!is_data_type(m, element))
+      if (!forward_pointer_pending(m, element) && !is_data_type(m, element))
          return spirv_fail(p, "element type %%%u is not a data type", element);
       /* Spec 3.42.6 OpTypeArray: Length is a constant instruction of integer
        * type (possibly a spec constant); a plain constant must be >= 1. */
@@ -138,7 +147,7 @@ static bool parse_composite_type(struct spirv_parser *p, const struct spirv_inst
       return true;
    }
    default: /* SPIRV_OP_TypeRuntimeArray */
-      if (!is_data_type(m, element))
+      if (!forward_pointer_pending(m, element) && !is_data_type(m, element))
          return spirv_fail(p, "element type %%%u is not a data type", element);
       t->kind = SPIRV_TYPE_RUNTIME_ARRAY;
       t->u.array.element_type = element;
@@ -155,9 +164,8 @@ static bool parse_struct(struct spirv_parser *p, const struct spirv_inst *inst,
    t->u.structure.member_count = inst->operand_count;
    for (uint32_t i = 0; i < inst->operand_count; i++) {
       const uint32_t member = spirv_operand_word_at(m, inst, i);
-      const struct spirv_id_entry *e = &m->ids[member];
-      if (e->forward_declared && e->def_inst == SPIRV_NO_INDEX)
-         continue; /* a pointer declared by OpTypeForwardPointer, defined later */
+      if (forward_pointer_pending(m, member))
+         continue;
       if (!is_data_type(m, member))
          return spirv_fail(p, "member %u type %%%u is not a data type", i, member);
       /* Spec 2.16.1: a runtime array may only be the last member. */

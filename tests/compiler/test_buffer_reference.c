@@ -45,6 +45,42 @@ TEST_CASE(buffer_reference_arrays_and_linked_list)
    ctu_finish(&t);
 }
 
+/* Nodes of 24 bytes {child[0], child[1], value}: a full binary tree of
+ * depth 3 (15 nodes, node k's children 2k+1 and 2k+2, value k + 1). */
+TEST_CASE(array_of_forward_pointers_and_pointer_uvec2_bitcasts)
+{
+   struct ctu t;
+   REQUIRE(ctu_init(&t));
+   uint64_t nodes = ctu_buffer(&t, NULL, 15 * 24), ob = ctu_buffer(&t, NULL, 16 * 4);
+   for (uint32_t k = 0; k < 15; k++) {
+      uint64_t child[2] = {k < 7 ? nodes + 24 * (2 * k + 1) : 0,
+                           k < 7 ? nodes + 24 * (2 * k + 2) : 0};
+      uint32_t value = k + 1;
+      uint8_t node[24] = {0};
+      memcpy(node, child, 16);
+      memcpy(node + 16, &value, 4);
+      hwt_write(&t.h.t.mem, t.h.t.pd, nodes + 24 * k, node, 24);
+   }
+   struct {
+      uint64_t root, out;
+   } pc = {nodes, ob};
+   struct ctu_dispatch d = {
+       .shader = "buffer_reference_tree", .groups = {1}, .push = &pc, .push_size = sizeof(pc)};
+   REQUIRE(ctu_run(&t, &d));
+   uint32_t out[16];
+   ctu_read(&t, ob, out, sizeof(out));
+   for (uint32_t i = 0; i < 8; i++) {
+      uint32_t k = 0, sum = 1;
+      for (uint32_t level = 0; level < 3; level++) {
+         k = 2 * k + 1 + ((i >> level) & 1u);
+         sum = sum * 10u + k + 1;
+      }
+      CHECK_EQ_U64(out[i], sum);
+      CHECK_EQ_U64(out[8 + i], (uint32_t)nodes ^ (uint32_t)(nodes >> 32));
+   }
+   ctu_finish(&t);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
