@@ -933,6 +933,33 @@ static void emit_leave(struct gen *g, const struct ppu_insn_fields *f, uint32_t 
    emit_pop(g, depth, exec, i);
 }
 
+/* The memory instruction f at i: its execution mask, with a path that
+ * only books it when no lane runs (the interpreter touches no memory
+ * then). */
+static LLVMValueRef lanes_or_skip(struct gen *g, const struct ppu_insn_fields *f, uint32_t i)
+{
+   LLVMValueRef exec = exec_mask(g, f);
+   LLVMBasicBlockRef none = new_bb(g, "no_lanes"), some = new_bb(g, "lanes");
+   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, exec, c32(g, 0), ""), none, some);
+   LLVMPositionBuilderAtEnd(g->b, none);
+   book_one(g, exec);
+   goto_index(g, (uint64_t)i + 1);
+   LLVMPositionBuilderAtEnd(g->b, some);
+   return exec;
+}
+
+/* Adds exec's lane count to the SM's counter id, as the interpreter adds
+ * one per lane. */
+static void count_lanes(struct gen *g, enum ppu_counter id, LLVMValueRef exec)
+{
+   LLVMValueRef sm = state_field(g, offsetof(struct ppu_jit_state, sm), g->ptr);
+   LLVMValueRef counter =
+       byte_ptr(g, sm, offsetof(struct ppu_sm, counters) + id * sizeof(uint64_t));
+   LLVMValueRef count = load(g, g->i64, counter, g->tbaa_state, 8);
+   store(g, LLVMBuildAdd(g->b, count, LLVMBuildZExt(g->b, popcount(g, exec), g->i64, ""), ""),
+         counter, g->tbaa_state, 8);
+}
+
 /* The registers of LD/ST f from or to host + offset[lane] for the lanes
  * of exec: 32-bit gathers or scatters in lane order (so overlapping
  * stores land as the interpreter's lane loop leaves them), a 64-bit
@@ -980,13 +1007,7 @@ static void emit_workgroup_memory(struct gen *g, const struct ppu_insn_fields *f
 {
    bool local = f->mode == PPU_SPACE_LOCAL;
    unsigned bytes = f->type == PPU_TYPE_U64 ? 8 : 4;
-   LLVMValueRef exec = exec_mask(g, f);
-   LLVMBasicBlockRef none = new_bb(g, "no_lanes"), some = new_bb(g, "lanes");
-   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, exec, c32(g, 0), ""), none, some);
-   LLVMPositionBuilderAtEnd(g->b, none);
-   book_one(g, exec);
-   goto_index(g, (uint64_t)i + 1);
-   LLVMPositionBuilderAtEnd(g->b, some);
+   LLVMValueRef exec = lanes_or_skip(g, f, i);
 
    LLVMValueRef addr = LLVMBuildZExt(
        g->b, LLVMBuildAdd(g->b, reg32(g, f->ra), splat(c32(g, f->imm)), ""), g->v32i64, "");
@@ -1004,13 +1025,7 @@ static void emit_workgroup_memory(struct gen *g, const struct ppu_insn_fields *f
 
    book_one(g, exec);
    if (!local) {
-      LLVMValueRef sm = state_field(g, offsetof(struct ppu_jit_state, sm), g->ptr);
-      LLVMValueRef counter = byte_ptr(g, sm,
-                                      offsetof(struct ppu_sm, counters) +
-                                          PPU_COUNTER_COMPUTE_SHARED_ACCESSES * sizeof(uint64_t));
-      LLVMValueRef count = load(g, g->i64, counter, g->tbaa_state, 8);
-      store(g, LLVMBuildAdd(g->b, count, LLVMBuildZExt(g->b, popcount(g, exec), g->i64, ""), ""),
-            counter, g->tbaa_state, 8);
+      count_lanes(g, PPU_COUNTER_COMPUTE_SHARED_ACCESSES, exec);
    }
    LLVMValueRef host = LLVMBuildCall2(g->b, g->wg_memory_ty, g->wg_memory_fn,
                                       (LLVMValueRef[]){g->st, g->w, c32(g, local)}, 3, "");
@@ -1034,13 +1049,7 @@ static void emit_memory(struct gen *g, const struct ppu_insn_fields *f, uint32_t
 {
    bool is_store = f->op == PPU_OP_ST;
    unsigned bytes = f->type == PPU_TYPE_U64 ? 8 : 4;
-   LLVMValueRef exec = exec_mask(g, f);
-   LLVMBasicBlockRef none = new_bb(g, "no_lanes"), some = new_bb(g, "lanes");
-   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, exec, c32(g, 0), ""), none, some);
-   LLVMPositionBuilderAtEnd(g->b, none);
-   book_one(g, exec);
-   goto_index(g, (uint64_t)i + 1);
-   LLVMPositionBuilderAtEnd(g->b, some);
+   LLVMValueRef exec = lanes_or_skip(g, f, i);
 
    LLVMValueRef addr =
        LLVMBuildAdd(g->b, reg64(g, f->ra), splat(c64(g, (uint64_t)(int64_t)(int32_t)f->imm)), "");
@@ -1070,13 +1079,7 @@ static void emit_memory(struct gen *g, const struct ppu_insn_fields *f, uint32_t
    LLVMBuildRet(g->b, c32(g, PPU_EXEC_FAULT));
    LLVMPositionBuilderAtEnd(g->b, mapped);
 
-   LLVMValueRef sm = state_field(g, offsetof(struct ppu_jit_state, sm), g->ptr);
-   LLVMValueRef counter = byte_ptr(g, sm,
-                                   offsetof(struct ppu_sm, counters) +
-                                       PPU_COUNTER_COMPUTE_GLOBAL_ACCESSES * sizeof(uint64_t));
-   LLVMValueRef count = load(g, g->i64, counter, g->tbaa_state, 8);
-   store(g, LLVMBuildAdd(g->b, count, LLVMBuildZExt(g->b, popcount(g, exec), g->i64, ""), ""),
-         counter, g->tbaa_state, 8);
+   count_lanes(g, PPU_COUNTER_COMPUTE_GLOBAL_ACCESSES, exec);
 
    LLVMValueRef offset = LLVMBuildAnd(g->b, addr, splat(c64(g, PPU_PAGE_MASK)), "");
    gather_scatter(g, f, host, offset, exec);
