@@ -288,7 +288,7 @@ enum ppu_hw_config_use {
      "instructions one warp may issue before it faults with WATCHDOG: stops a shader that never "  \
      "ends within seconds however long legitimate grids run; 0 = off (docs/compute.md)")           \
    X(COMPUTE_WATCHDOG_RESIDENT_INSTRUCTIONS, "compute.watchdog_resident_instructions",             \
-     PPU_HWCFG_INT, watchdog_resident_instructions, 1ull << 25, 0, PPU_HWCFG_U64_MAX, 0,           \
+     PPU_HWCFG_INT, watchdog_resident_instructions, 1ull << 26, 0, PPU_HWCFG_U64_MAX, 0,           \
      "instructions", PPU_HWCFG_USE_MODEL, NULL,                                                    \
      "instructions a compute grid's resident warps share: a warp's watchdog budget is this "       \
      "divided by the grid's warps the chip holds at once, if that is more than "                   \

@@ -60,12 +60,13 @@ struct ppu_grid {
 };
 
 /* A warp's WATCHDOG budget: the warps resident at once share
- * compute.watchdog_resident_instructions (default 2^25), each taking it
+ * compute.watchdog_resident_instructions (default 2^26), each taking it
  * divided by how many of the grid's warps the chip holds at once, or
  * compute.watchdog_instructions_per_warp if that is more. A grid of a few
  * warps may then loop long (a conformance shader that walks a whole image
- * in one warp issues 0.6 M instructions), while a full chip of hung warps
- * stops after 2^25 instructions in all (1-4 s here), as one hung warp does. */
+ * in one warp issues 0.6 M instructions; a robustness2 case's one warp
+ * issues more than 2^25), while a full chip of hung warps stops after 2^26
+ * instructions in all (a few seconds here), as one hung warp does. */
 static inline uint64_t ppu_grid_watchdog_per_warp(const struct ppu_grid *g, uint64_t per_warp,
                                                   uint64_t resident_total, uint32_t sm_count)
 {
