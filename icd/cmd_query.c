@@ -10,8 +10,8 @@
  * An occlusion query is the graphics engine's QUERY_BEGIN and QUERY_END
  * on its record, then the availability release.
  *
- * A performance query is two COUNTER_SNAPSHOTs, at begin and at end, then
- * the same availability release. */
+ * Performance and pipeline-statistics queries are two COUNTER_SNAPSHOTs,
+ * at begin and at end, then the same availability release. */
 #include <stddef.h>
 
 #include "method_encoder.h"
@@ -89,7 +89,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdBeginQuery(VkCommandBuffer commandBuffer, Vk
     * occlusion queries are the same thing. */
    (void)flags;
    const struct vkppu_query_pool *pool = vkppu_query_pool_from_handle(queryPool);
-   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR)
+   if (vkppu_query_pool_is_snapshot(pool))
       drv_emit_counter_snapshot(vkppu_cmd_pb(commandBuffer),
                                 vkppu_query_record_va(pool, query) + VKPPU_PERF_QUERY_BEGIN_OFFSET);
    else if (pool->type == VK_QUERY_TYPE_OCCLUSION)
@@ -103,7 +103,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndQuery(VkCommandBuffer commandBuffer, VkQu
    const struct vkppu_query_pool *pool = vkppu_query_pool_from_handle(queryPool);
    struct drv_pushbuf *pb = vkppu_cmd_pb(commandBuffer);
    uint64_t record = vkppu_query_record_va(pool, query);
-   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
+   if (vkppu_query_pool_is_snapshot(pool)) {
       drv_emit_counter_snapshot(pb, record + VKPPU_PERF_QUERY_END_OFFSET);
       drv_emit_sem_release(pb, record + VKPPU_PERF_QUERY_AVAILABLE_OFFSET, 1, true);
       return;
@@ -135,10 +135,10 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdCopyQueryPoolResults(
    struct drv_pushbuf *pb = vkppu_cmd_pb(commandBuffer);
    if (queryCount == 0)
       return;
-   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
-      vkppu_cmd_copy_performance_results(vkppu_command_buffer_from_handle(commandBuffer), pool,
-                                         firstQuery, queryCount,
-                                         vkppu_buffer_address(dstBuffer, dstOffset), stride, flags);
+   if (vkppu_query_pool_is_snapshot(pool)) {
+      vkppu_cmd_copy_snapshot_results(vkppu_command_buffer_from_handle(commandBuffer), pool,
+                                      firstQuery, queryCount,
+                                      vkppu_buffer_address(dstBuffer, dstOffset), stride, flags);
       return;
    }
    if (flags & VK_QUERY_RESULT_WAIT_BIT) {

@@ -73,6 +73,10 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    pFeatures->independentBlend = VK_TRUE;
    /* ZROP counts every passing sample exactly (QUERY_BEGIN/END). */
    pFeatures->occlusionQueryPrecise = VK_TRUE;
+   /* Pipeline statistics are differences of the chip's counters between
+    * two COUNTER_SNAPSHOTs (query_pool_statistics.c;
+    * tests/api/test_pipeline_statistics.c). */
+   pFeatures->pipelineStatisticsQuery = VK_TRUE;
    /* CROP's logic ops on encoded bits, and the second blend source from
     * Index 1 of location 0 (the compiler's DUAL_SOURCE). */
    pFeatures->logicOp = VK_TRUE;

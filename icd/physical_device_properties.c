@@ -479,7 +479,7 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_PROPERTIES_KHR:
       /* vkCmdCopyQueryPoolResults subtracts the snapshots in a
-       * host-assisted job at its place in the queue (cmd_query_performance.c). */
+       * host-assisted job at its place in the queue (cmd_query_snapshot.c). */
       ((VkPhysicalDevicePerformanceQueryPropertiesKHR *)s)->allowCommandBufferQueryCopies = VK_TRUE;
       break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT: {

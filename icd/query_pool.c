@@ -1,8 +1,9 @@
 /* VkQueryPool: timestamp and occlusion queries. Each query is a
  * struct ppu_query_record (value, availability) in driver-internal GPU
  * memory; the GPU writes it (cmd_query.c) and the host reads it through the
- * BAR here. Zero-filled records are the "reset" state. Performance pools
- * keep counter snapshots instead (query_pool_performance.c). */
+ * BAR here. Zero-filled records are the "reset" state. Performance and
+ * pipeline-statistics pools keep counter snapshots instead
+ * (query_pool_performance.c, query_pool_statistics.c). */
 #include <stdio.h>
 
 #include "drv_device.h"
@@ -22,12 +23,12 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateQueryPool(VkDevice device,
    if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP &&
        pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION &&
        pCreateInfo->queryType != VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR &&
+       pCreateInfo->queryType != VK_QUERY_TYPE_PIPELINE_STATISTICS &&
        !vkppu_as_query_type_supported(pCreateInfo->queryType)) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                   "vkCreateQueryPool: query type %d is not supported by this driver yet; only "
-                   "timestamp, occlusion, performance and acceleration-structure pools exist "
-                   "(pipeline statistics need the "
-                   "pipelineStatisticsQuery feature, which is not reported)",
+                   "vkCreateQueryPool: query type %d is not supported by this driver; only "
+                   "timestamp, occlusion, pipeline-statistics, performance and "
+                   "acceleration-structure pools exist",
                    (int)pCreateInfo->queryType);
       return VK_ERROR_FEATURE_NOT_PRESENT;
    }
@@ -39,9 +40,12 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateQueryPool(VkDevice device,
    pool->type = pCreateInfo->queryType;
    pool->count = pCreateInfo->queryCount;
    pool->query_bytes = sizeof(struct ppu_query_record);
-   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
-      VkResult vr = vkppu_performance_pool_init(dev, pool, pCreateInfo, pAllocator);
+   if (vkppu_query_pool_is_snapshot(pool)) {
+      VkResult vr = pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR
+                        ? vkppu_performance_pool_init(dev, pool, pCreateInfo, pAllocator)
+                        : vkppu_statistics_pool_init(dev, pool, pCreateInfo, pAllocator);
       if (vr != VK_SUCCESS) {
+         vkppu_snapshot_pool_finish(dev, pool, pAllocator);
          vkppu_object_finish(&pool->base);
          vkppu_device_free(dev, pAllocator, pool);
          return vr;
@@ -51,7 +55,7 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateQueryPool(VkDevice device,
    enum drv_result r =
        drv_bo_create(dev->drv, bytes, DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &pool->bo);
    if (r != DRV_SUCCESS) {
-      vkppu_performance_pool_finish(dev, pool, pAllocator);
+      vkppu_snapshot_pool_finish(dev, pool, pAllocator);
       vkppu_object_finish(&pool->base);
       vkppu_device_free(dev, pAllocator, pool);
       return vkppu_result_from_drv(r);
@@ -69,7 +73,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_DestroyQueryPool(VkDevice device, VkQueryPool q
    if (!pool)
       return;
    drv_bo_destroy(dev->drv, pool->bo);
-   vkppu_performance_pool_finish(dev, pool, pAllocator);
+   vkppu_snapshot_pool_finish(dev, pool, pAllocator);
    vkppu_object_finish(&pool->base);
    vkppu_device_free(dev, pAllocator, pool);
 }
@@ -126,6 +130,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetQueryPoolResults(VkDevice device, VkQuer
    if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR)
       return vkppu_performance_pool_results(dev, pool, firstQuery, queryCount, dataSize, pData,
                                             stride, flags);
+   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+      return vkppu_statistics_pool_results(dev, pool, firstQuery, queryCount, dataSize, pData,
+                                           stride, flags);
    const struct ppu_query_record *records = pool->records + firstQuery;
    if (flags & VK_QUERY_RESULT_WAIT_BIT) {
       struct availability_wait w = {records, queryCount};
@@ -163,8 +170,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_ResetQueryPool(VkDevice device, VkQueryPool que
    VKPPU_FROM_HANDLE(vkppu_query_pool, pool, queryPool);
    if (firstQuery > pool->count || queryCount > pool->count - firstQuery)
       return;
-   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR) {
-      vkppu_performance_pool_reset(pool, firstQuery, queryCount);
+   if (vkppu_query_pool_is_snapshot(pool)) {
+      vkppu_snapshot_pool_reset(pool, firstQuery, queryCount);
       return;
    }
    for (uint32_t i = 0; i < queryCount; i++) {

@@ -2,7 +2,9 @@
  * counter snapshots the chip writes in channel order (vkCmdBeginQuery and
  * vkCmdEndQuery, cmd_query.c) and an availability word released after the
  * second; a result is end - begin of each counter the pool was created
- * with (vkppu_query_pool.h has the layout). */
+ * with (vkppu_query_pool.h has the layout). Pipeline-statistics pools
+ * (query_pool_statistics.c) keep the same records and share the snapshot
+ * helpers here. */
 #include <string.h>
 
 #include "drv_device.h"
@@ -42,25 +44,26 @@ VkResult vkppu_performance_pool_init(struct vkppu_device *dev, struct vkppu_quer
    return VK_SUCCESS;
 }
 
-void vkppu_performance_pool_finish(struct vkppu_device *dev, struct vkppu_query_pool *pool,
-                                   const VkAllocationCallbacks *alloc)
+void vkppu_snapshot_pool_finish(struct vkppu_device *dev, struct vkppu_query_pool *pool,
+                                const VkAllocationCallbacks *alloc)
 {
    if (pool->counter_indices)
       vkppu_device_free(dev, alloc, pool->counter_indices);
    pool->counter_indices = NULL;
 }
 
-static const uint8_t *query_host(const struct vkppu_query_pool *pool, uint32_t query)
+const uint8_t *vkppu_snapshot_query_host(const struct vkppu_query_pool *pool, uint32_t query)
 {
    return pool->bo->map + (uint64_t)query * pool->query_bytes;
 }
 
 static uint64_t *available_word(const struct vkppu_query_pool *pool, uint32_t query)
 {
-   return (uint64_t *)(void *)(query_host(pool, query) + VKPPU_PERF_QUERY_AVAILABLE_OFFSET);
+   return (uint64_t *)(void *)(vkppu_snapshot_query_host(pool, query) +
+                               VKPPU_PERF_QUERY_AVAILABLE_OFFSET);
 }
 
-static bool query_available(const struct vkppu_query_pool *pool, uint32_t query)
+bool vkppu_snapshot_query_available(const struct vkppu_query_pool *pool, uint32_t query)
 {
    return __atomic_load_n(available_word(pool, query), __ATOMIC_ACQUIRE) != 0;
 }
@@ -74,14 +77,15 @@ static bool all_available(void *ctx)
 {
    const struct perf_wait *w = ctx;
    for (uint32_t i = 0; i < w->count; i++) {
-      if (!query_available(w->pool, w->first + i))
+      if (!vkppu_snapshot_query_available(w->pool, w->first + i))
          return false;
    }
    return true;
 }
 
 /* Counter `id` of the snapshot at `snapshot`: 0 when the chip that wrote
- * it had fewer counters (ppu/counter_snapshot.h). */
+ * it had fewer counters (ppu/counter_snapshot.h), or for
+ * VKPPU_NO_COUNTER. */
 static uint64_t snapshot_value(const uint8_t *snapshot, uint32_t id)
 {
    struct ppu_counter_snapshot_header h;
@@ -93,14 +97,24 @@ static uint64_t snapshot_value(const uint8_t *snapshot, uint32_t id)
    return v;
 }
 
+uint64_t vkppu_snapshot_query_delta(const uint8_t *query, uint32_t counter)
+{
+   return snapshot_value(query + VKPPU_PERF_QUERY_END_OFFSET, counter) -
+          snapshot_value(query + VKPPU_PERF_QUERY_BEGIN_OFFSET, counter);
+}
+
+VkResult vkppu_snapshot_pool_wait(struct vkppu_device *dev, const struct vkppu_query_pool *pool,
+                                  uint32_t first, uint32_t count)
+{
+   struct perf_wait w = {pool, first, count};
+   return vkppu_device_result(dev, drv_wait(dev->drv, all_available, &w, DRV_DEADLINE_NEVER));
+}
+
 void vkppu_performance_query_values(const uint8_t *query, const uint32_t *counters, uint32_t count,
                                     uint8_t *out)
 {
    for (uint32_t c = 0; c < count; c++) {
-      VkPerformanceCounterResultKHR r = {
-          .uint64 = snapshot_value(query + VKPPU_PERF_QUERY_END_OFFSET, counters[c]) -
-                    snapshot_value(query + VKPPU_PERF_QUERY_BEGIN_OFFSET, counters[c]),
-      };
+      VkPerformanceCounterResultKHR r = {.uint64 = vkppu_snapshot_query_delta(query, counters[c])};
       memcpy(out + c * sizeof(r), &r, sizeof(r));
    }
 }
@@ -111,9 +125,7 @@ VkResult vkppu_performance_pool_results(struct vkppu_device *dev,
                                         VkDeviceSize stride, VkQueryResultFlags flags)
 {
    if (flags & VK_QUERY_RESULT_WAIT_BIT) {
-      struct perf_wait w = {pool, first, count};
-      VkResult r =
-          vkppu_device_result(dev, drv_wait(dev->drv, all_available, &w, DRV_DEADLINE_NEVER));
+      VkResult r = vkppu_snapshot_pool_wait(dev, pool, first, count);
       if (r != VK_SUCCESS)
          return r;
    }
@@ -126,17 +138,18 @@ VkResult vkppu_performance_pool_results(struct vkppu_device *dev,
       uint64_t offset = (uint64_t)i * stride;
       if (offset > data_size || per_query > data_size - offset)
          break; /* the spec requires the array to be big enough; never write past it */
-      if (!query_available(pool, first + i)) {
+      if (!vkppu_snapshot_query_available(pool, first + i)) {
          result = VK_NOT_READY;
          continue;
       }
-      vkppu_performance_query_values(query_host(pool, first + i), pool->counter_indices,
-                                     pool->counter_count, (uint8_t *)data + offset);
+      vkppu_performance_query_values(vkppu_snapshot_query_host(pool, first + i),
+                                     pool->counter_indices, pool->counter_count,
+                                     (uint8_t *)data + offset);
    }
    return result;
 }
 
-void vkppu_performance_pool_reset(struct vkppu_query_pool *pool, uint32_t first, uint32_t count)
+void vkppu_snapshot_pool_reset(struct vkppu_query_pool *pool, uint32_t first, uint32_t count)
 {
    for (uint32_t i = 0; i < count; i++)
       __atomic_store_n(available_word(pool, first + i), 0, __ATOMIC_RELAXED);

@@ -44,6 +44,8 @@ struct ppu_gpu;
      "translations that failed: unmapped, write-protected or bad entry")                           \
    X(COMPUTE_GRIDS, "compute.grids", "grids", "compute grids launched (empty grids included)")     \
    X(COMPUTE_WORKGROUPS, "compute.workgroups", "workgroups", "workgroups that ran to their end")   \
+   X(COMPUTE_THREADS, "compute.threads", "threads",                                                \
+     "threads of the grids launched: workgroups x workgroup size (ray-tracing launches included)") \
    X(COMPUTE_WARP_INSTRUCTIONS, "compute.warp_instructions", "instructions",                       \
      "instructions issued by warps (one per warp, whatever its active mask)")                      \
    X(COMPUTE_LANE_INSTRUCTIONS, "compute.lane_instructions", "instructions",                       \
@@ -189,6 +191,14 @@ struct ppu_gpu;
      "vertex warps launched (one per vertex batch)")                                               \
    X(GFX_FRAGMENT_WARPS, "gfx.fragment_warps", "warps",                                            \
      "fragment warps launched (up to 8 quads each)")                                               \
+   X(GFX_INPUT_VERTICES, "gfx.input_vertices", "vertices",                                         \
+     "vertices input assembly read: one per index or vertex of each instance, restarts excluded")  \
+   X(GFX_VERTEX_LANES, "gfx.vertex_lanes", "lanes",                                                \
+     "vertex-program invocations: lanes of vertex warps (a vertex reused in a batch runs once)")   \
+   X(GFX_PRIMITIVES_CLIPPED, "gfx.primitives_clipped", "primitives",                               \
+     "primitives clipping passed on to setup (a clipped polygon counts once)")                     \
+   X(GFX_FRAGMENT_LANES, "gfx.fragment_lanes", "lanes",                                            \
+     "fragment-program invocations: fragment lanes with coverage (helper lanes not counted)")      \
    X(ROP_BLENDS, "rop.blends", "samples", "samples the CROP blended into a color target")
 
 enum ppu_counter {

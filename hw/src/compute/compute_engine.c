@@ -435,6 +435,8 @@ static enum ppu_method_status launch(struct ppu_compute_engine *ce, struct ppu_c
       ppu_grid_free(g);
       return PPU_METHOD_DONE;
    }
+   ppu_counter_add(ce->counters, PPU_COUNTER_COMPUTE_THREADS,
+                   g->workgroup_count * g->threads_per_workgroup);
    g->jit = ppu_jit_program_get(ce->jit, pd_pa, g->program_va, g->register_count);
    if (!start_on_workers(ce, ctx, g, fault)) {
       ppu_grid_free(g);

@@ -134,6 +134,7 @@ static bool run_instance(struct gfx_draw *d, const struct gfx_draw_params *p,
          value = raw + (uint32_t)p->vertex_offset;
       }
       win.recent[i & 3u] = value;
+      d->input_vertices += !(as.restart && raw == as.restart_index);
       struct raster_primitive prim;
       bool done = raster_assembler_push(&as, i, raw, &prim);
       if (as.count == 1 && as.first == i) {

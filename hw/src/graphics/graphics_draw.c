@@ -221,6 +221,7 @@ static bool vertex_warp(struct gfx_draw *d, const struct gfx_batch *b)
       w->reg[6][l] = base_vertex;
    }
    d->vertex_warps++;
+   d->vertex_lanes += b->count;
    if (!run_sm(d, 0, g))
       return false;
    return ppu_mmu_read(&d->ge->mmu, d->pd_pa, d->scratch_va, d->records,
@@ -325,6 +326,10 @@ bool gfx_draw_end(struct gfx_draw *d, bool ok, uint64_t *samples_passed)
    ppu_counter_add(c, PPU_COUNTER_GFX_SAMPLES_PASSED, p->samples_passed);
    ppu_counter_add(c, PPU_COUNTER_GFX_VERTEX_WARPS, d->vertex_warps);
    ppu_counter_add(c, PPU_COUNTER_GFX_FRAGMENT_WARPS, d->fragment_warps);
+   ppu_counter_add(c, PPU_COUNTER_GFX_INPUT_VERTICES, d->input_vertices);
+   ppu_counter_add(c, PPU_COUNTER_GFX_VERTEX_LANES, d->vertex_lanes);
+   ppu_counter_add(c, PPU_COUNTER_GFX_PRIMITIVES_CLIPPED, p->primitives_clipped);
+   ppu_counter_add(c, PPU_COUNTER_GFX_FRAGMENT_LANES, d->fragment_lanes);
    ppu_counter_add(c, PPU_COUNTER_ROP_BLENDS, p->blends);
    *samples_passed = p->samples_passed;
    /* The grids go away with the draw: no SM may keep pointing at them. */

@@ -49,6 +49,7 @@ struct gfx_draw {
    unsigned current_vertices;
    struct gfx_draw_params params;
    uint64_t helper_lanes, vertex_warps, fragment_warps;
+   uint64_t input_vertices, vertex_lanes, fragment_lanes;
 };
 
 /* Checks the state DRAW needs and prepares the draw. False with *fault

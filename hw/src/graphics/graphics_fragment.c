@@ -139,6 +139,7 @@ static struct ppu_warp *run_warp(struct gfx_draw *d, const struct raster_warp_ba
          if (fp->flags & PPU_GFX_PROGRAM_MAY_DISCARD)
             w->reg[PPU_GFX_FRAGMENT_COVERAGE_REG][l] = cov;
          d->helper_lanes += cov == 0;
+         d->fragment_lanes += cov != 0;
       }
    }
    d->fragment_warps++;

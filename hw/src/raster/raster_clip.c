@@ -188,6 +188,20 @@ bool raster_clip_point(const struct raster_clip_state *s, const float position[4
    return true;
 }
 
+bool raster_clip_outside_view(const float (*position)[4], unsigned vertices)
+{
+   for (unsigned axis = 0; axis < 2; axis++) {
+      unsigned above = 0, below = 0;
+      for (unsigned v = 0; v < vertices; v++) {
+         above += position[v][axis] > position[v][3];
+         below += position[v][axis] < -position[v][3];
+      }
+      if (above == vertices || below == vertices)
+         return true;
+   }
+   return false;
+}
+
 bool raster_clip_culled(const struct raster_clip_state *s, unsigned vertices,
                         const float (*distance)[PPU_GFX_MAX_CLIP_DISTANCES])
 {

@@ -73,6 +73,13 @@ bool raster_clip_line(const struct raster_clip_state *s, const float position[2]
 bool raster_clip_point(const struct raster_clip_state *s, const float position[4],
                        const float *clip_distance);
 
+/* The clipper's trivial reject: whether all `vertices` (1 to 3) lie
+ * outside one of the view volume's side planes (x > w, x < -w, y > w,
+ * y < -w), so the primitive covers nothing of the viewport. The guard
+ * band would let such a primitive through to setup, which then finds no
+ * pixel; rejecting it here is what the clipping statistics count. */
+bool raster_clip_outside_view(const float (*position)[4], unsigned vertices);
+
 /* Whether the cull distances discard a primitive of `vertices` vertices
  * (1 to 3): some distance of cull_distance_mask is negative at every
  * vertex. NULL distances never cull. */

@@ -228,15 +228,17 @@ void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3]
    struct raster_clip_state clip = p->clip;
    if (!p->clip_distance)
       clip.clip_distance_mask = 0;
-   unsigned n = raster_clip_culled(&clip, 3, p->clip_distance)
-                    ? 0
-                    : raster_clip_triangle(&clip, position, p->clip_distance, v);
+   unsigned n =
+       raster_clip_culled(&clip, 3, p->clip_distance) || raster_clip_outside_view(position, 3)
+           ? 0
+           : raster_clip_triangle(&clip, position, p->clip_distance, v);
    struct tile_ctx ctx;
    init_ctx(p, &ctx);
    struct raster_window_vertex w[RASTER_CLIP_MAX_VERTICES];
    for (unsigned i = 0; i < n; i++)
       w[i] = project(p, v[i].position);
    bool drawn = false;
+   p->primitives_clipped += n >= 3;
    if (p->polygon_mode != 0 && n >= 3) {
       /* Facing of the whole polygon from its first non-degenerate fan
        * triangle (a convex polygon's fan triangles share it). */
@@ -280,7 +282,9 @@ void raster_pipeline_line(struct raster_pipeline *p, const float position[2][4])
    float t0, t1;
    bool drawn = false;
    if (!raster_clip_culled(&p->clip, 2, p->clip_distance) &&
+       !raster_clip_outside_view(position, 2) &&
        raster_clip_line(&p->clip, position, p->clip_distance, &t0, &t1)) {
+      p->primitives_clipped++;
       float c[2][4];
       for (unsigned k = 0; k < 4; k++) {
          float d = position[1][k] - position[0][k];
@@ -303,6 +307,7 @@ void raster_pipeline_point(struct raster_pipeline *p, const float position[4], f
    bool drawn = false;
    if (!raster_clip_culled(&p->clip, 1, p->clip_distance) &&
        raster_clip_point(&p->clip, position, dist)) {
+      p->primitives_clipped++;
       struct raster_window_vertex a = project(p, position);
       static const float w0[3] = {1.0f, 0.0f, 0.0f};
       drawn = draw_dot(p, &ctx, &a, size, true, w0);

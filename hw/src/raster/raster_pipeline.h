@@ -71,6 +71,7 @@ struct raster_pipeline {
    const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES];
    /* Counters. */
    uint64_t primitives, primitives_culled, tiles, tiles_hiz_culled, quads, warps;
+   uint64_t primitives_clipped; /* primitives clipping passed on */
    uint64_t samples_passed;
    uint64_t blends; /* samples CROP blended */
 };
