@@ -366,8 +366,8 @@ static void draw(struct vkppu_command_buffer *cmd, uint32_t first, uint32_t coun
 
 /* count_va 0: draw_count draws; else the count is read from count_va when
  * the draw executes and draw_count is its upper bound. */
-static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkDeviceSize offset,
-                          uint32_t draw_count, uint32_t stride, bool indexed, uint64_t count_va)
+static void draw_indirect(struct vkppu_command_buffer *cmd, uint64_t args, uint32_t draw_count,
+                          uint32_t stride, bool indexed, uint64_t count_va)
 {
    if (draw_count == 0)
       return;
@@ -376,7 +376,6 @@ static void draw_indirect(struct vkppu_command_buffer *cmd, VkBuffer buffer, VkD
    /* With one draw the stride is unused (Vulkan allows any). */
    if (draw_count <= 1 && count_va == 0)
       stride = record;
-   uint64_t args = vkppu_buffer_address(buffer, offset);
    const uint32_t w[7] = {drv_lo32(args),
                           drv_hi32(args),
                           stride,
@@ -479,7 +478,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndirect(VkCommandBuffer commandBuffer, 
                                                  uint32_t stride)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   draw_indirect(cmd, buffer, offset, drawCount, stride, false, 0);
+   draw_indirect(cmd, vkppu_buffer_address(buffer, offset), drawCount, stride, false, 0);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexedIndirect(VkCommandBuffer commandBuffer,
@@ -487,7 +486,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexedIndirect(VkCommandBuffer commandB
                                                         uint32_t drawCount, uint32_t stride)
 {
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
-   draw_indirect(cmd, buffer, offset, drawCount, stride, true, 0);
+   draw_indirect(cmd, vkppu_buffer_address(buffer, offset), drawCount, stride, true, 0);
 }
 
 /* VK_KHR_draw_indirect_count: the front end reads the count from memory
@@ -500,7 +499,8 @@ static void draw_indirect_count(VkCommandBuffer commandBuffer, VkBuffer buffer, 
    VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
    uint64_t count_va = vkppu_buffer_address(countBuffer, countBufferOffset);
    if (count_va)
-      draw_indirect(cmd, buffer, offset, maxDrawCount, stride, indexed, count_va);
+      draw_indirect(cmd, vkppu_buffer_address(buffer, offset), maxDrawCount, stride, indexed,
+                    count_va);
 }
 
 VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndirectCount(VkCommandBuffer commandBuffer,
@@ -521,4 +521,59 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawIndexedIndirectCount(VkCommandBuffer com
 {
    draw_indirect_count(commandBuffer, buffer, offset, countBuffer, countBufferOffset, maxDrawCount,
                        stride, true);
+}
+
+/* VK_EXT_multi_draw: the draws become records of a DRAW_INDIRECT in the
+ * command buffer's upload memory, so the graphics engine numbers them for
+ * DrawIndex as it numbers indirect draws. */
+static void *multi_draw_records(struct vkppu_command_buffer *cmd, uint32_t count, uint32_t record,
+                                uint64_t *va)
+{
+   void *map = NULL;
+   if (count > VKPPU_MAX_MULTI_DRAW_COUNT ||
+       !vkppu_cmd_upload_alloc(cmd, count * record, 16, va, &map))
+      return NULL;
+   return map;
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawMultiEXT(VkCommandBuffer commandBuffer, uint32_t drawCount,
+                                                 const VkMultiDrawInfoEXT *pVertexInfo,
+                                                 uint32_t instanceCount, uint32_t firstInstance,
+                                                 uint32_t stride)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   uint64_t va;
+   struct ppu_gfx_draw_indirect *rec =
+       drawCount ? multi_draw_records(cmd, drawCount, sizeof(*rec), &va) : NULL;
+   if (!rec)
+      return;
+   for (uint32_t i = 0; i < drawCount; i++) {
+      const VkMultiDrawInfoEXT *d =
+          (const VkMultiDrawInfoEXT *)(const void *)((const uint8_t *)pVertexInfo +
+                                                     (size_t)i * stride);
+      rec[i] = (struct ppu_gfx_draw_indirect){d->vertexCount, instanceCount, d->firstVertex,
+                                              firstInstance};
+   }
+   draw_indirect(cmd, va, drawCount, sizeof(*rec), false, 0);
+}
+
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdDrawMultiIndexedEXT(
+    VkCommandBuffer commandBuffer, uint32_t drawCount, const VkMultiDrawIndexedInfoEXT *pIndexInfo,
+    uint32_t instanceCount, uint32_t firstInstance, uint32_t stride, const int32_t *pVertexOffset)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   uint64_t va;
+   struct ppu_gfx_draw_indexed_indirect *rec =
+       drawCount ? multi_draw_records(cmd, drawCount, sizeof(*rec), &va) : NULL;
+   if (!rec)
+      return;
+   for (uint32_t i = 0; i < drawCount; i++) {
+      const VkMultiDrawIndexedInfoEXT *d =
+          (const VkMultiDrawIndexedInfoEXT *)(const void *)((const uint8_t *)pIndexInfo +
+                                                            (size_t)i * stride);
+      rec[i] = (struct ppu_gfx_draw_indexed_indirect){
+          d->indexCount, instanceCount, d->firstIndex,
+          pVertexOffset ? *pVertexOffset : d->vertexOffset, firstInstance};
+   }
+   draw_indirect(cmd, va, drawCount, sizeof(*rec), true, 0);
 }

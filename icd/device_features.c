@@ -129,6 +129,8 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT),
     FEATURE(VkPhysicalDevicePipelineRobustnessFeaturesEXT, pipelineRobustness,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceMultiDrawFeaturesEXT, multiDraw,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT),
 };
 #undef FEATURE
 

@@ -165,6 +165,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(MEMORY_PRIORITY_FEATURES_EXT, VkPhysicalDeviceMemoryPriorityFeaturesEXT)                      \
    X(ROBUSTNESS_2_FEATURES_EXT, VkPhysicalDeviceRobustness2FeaturesEXT)                            \
    X(PIPELINE_ROBUSTNESS_FEATURES_EXT, VkPhysicalDevicePipelineRobustnessFeaturesEXT)              \
+   X(MULTI_DRAW_FEATURES_EXT, VkPhysicalDeviceMultiDrawFeaturesEXT)                                \
    X(PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,                                                    \
      VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT)
 
@@ -192,6 +193,9 @@ static void vulkan11_features(VkPhysicalDeviceVulkan11Features *f)
    /* Multiview in render passes (render_pass.c); not with geometry or
     * tessellation shaders, which the device does not have. */
    f->multiview = VK_TRUE;
+   /* BaseVertex, BaseInstance and DrawIndex are registers of every vertex
+    * warp (translate_vertex.c; api.draw_parameters). */
+   f->shaderDrawParameters = VK_TRUE;
 }
 
 static void vulkan12_features(VkPhysicalDeviceVulkan12Features *f)
@@ -606,6 +610,11 @@ static void set_supported_features(VkBaseOutStructure *s)
       f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
+      /* vkCmdDrawMulti*EXT: one DRAW_INDIRECT over the draws' records
+       * (cmd_draw.c; api.graphics_features). */
+      ((VkPhysicalDeviceMultiDrawFeaturesEXT *)s)->multiDraw = VK_TRUE;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT:
       /* Draws write every state group (cmd_draw.c; api.graphics_dynamic_state). */
       ((VkPhysicalDeviceExtendedDynamicStateFeaturesEXT *)s)->extendedDynamicState = VK_TRUE;

@@ -12,6 +12,7 @@
 #include "vkppu_pipeline.h"
 #include "vkppu_acceleration_structure.h"
 #include "vkppu_descriptor.h"
+#include "vkppu_graphics.h"
 #include "vkppu_physical_device.h"
 #include "vkppu_render_pass.h"
 
@@ -501,6 +502,11 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
       p->defaultRobustnessImages = VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2_EXT;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
+      /* The draws' records of one command share a 64 KiB upload chunk
+       * (cmd_draw.c): 2,048 indexed records take 40 KiB. */
+      ((VkPhysicalDeviceMultiDrawPropertiesEXT *)s)->maxMultiDrawCount = VKPPU_MAX_MULTI_DRAW_COUNT;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
       /* The divisor is an immediate of a 32-bit unsigned IDIV. */
       ((VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT *)s)->maxVertexAttribDivisor =

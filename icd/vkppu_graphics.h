@@ -20,6 +20,10 @@
 #include "vkppu_pipeline.h"
 #include "vkppu_render_pass.h"
 
+/* Draws one vkCmdDrawMulti*EXT takes (maxMultiDrawCount): their records
+ * share one 64 KiB upload chunk. */
+#define VKPPU_MAX_MULTI_DRAW_COUNT 2048u
+
 /* Everything a draw needs of a graphics pipeline. */
 struct vkppu_gfx_pipeline {
    /* Descriptors with cbank[0] left for the draw; fragment.program_va 0:

@@ -98,7 +98,7 @@ TEST_CASE(device_reports_vulkan_1_1_and_its_required_features)
    if (ctx.is_vkppu) {
       /* What vkppu implements of 1.1, and nothing more (docs/status.md). */
       CHECK(!mv.multiviewGeometryShader && !mv.multiviewTessellationShader);
-      CHECK(!draw.shaderDrawParameters);
+      CHECK(draw.shaderDrawParameters);
       CHECK(!vp.variablePointers && !vp.variablePointersStorageBuffer);
       CHECK(!s16.storageBuffer16BitAccess && !s16.uniformAndStorageBuffer16BitAccess &&
             !s16.storagePushConstant16 && !s16.storageInputOutput16);
