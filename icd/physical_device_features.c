@@ -77,6 +77,10 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
     * two COUNTER_SNAPSHOTs (query_pool_statistics.c;
     * tests/api/test_pipeline_statistics.c). */
    pFeatures->pipelineStatisticsQuery = VK_TRUE;
+   /* Queries are channel state, and a secondary's stream runs inside the
+    * primary's (vkCmdExecuteCommands appends its segments), so a query
+    * active in the primary counts the secondary's work. */
+   pFeatures->inheritedQueries = VK_TRUE;
    /* CROP's logic ops on encoded bits, and the second blend source from
     * Index 1 of location 0 (the compiler's DUAL_SOURCE). */
    pFeatures->logicOp = VK_TRUE;

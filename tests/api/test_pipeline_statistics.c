@@ -3,7 +3,9 @@
  * outside the view volume, an indexed pair sharing vertices) and of a
  * compute dispatch, read with vkGetQueryPoolResults (64-bit, availability)
  * and with vkCmdCopyQueryPoolResults (32-bit, availability), a query that
- * never ran (VK_NOT_READY with PARTIAL), and a pool of one statistic. Values
+ * never ran (VK_NOT_READY with PARTIAL), a pool of one statistic, and
+ * (inheritedQueries) occlusion and statistics queries around secondary
+ * command buffers. Values
  * the spec leaves to the implementation are checked against its bounds;
  * on vkppu, exactly (docs/counters.md, "Pipeline statistics"). */
 #include <stdio.h>
@@ -44,7 +46,10 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev, struct gtarge
       vkt_context_destroy(ctx);
       return false;
    }
-   VkPhysicalDeviceFeatures want = {.pipelineStatisticsQuery = VK_TRUE};
+   if (!have.inheritedQueries && ctx->is_vkppu)
+      CHECK_MSG(false, "vkppu does not report inheritedQueries");
+   VkPhysicalDeviceFeatures want = {.pipelineStatisticsQuery = VK_TRUE,
+                                    .inheritedQueries = have.inheritedQueries};
    struct vkt_device_desc desc = {.features = &want};
    return gtu_case_begin(ctx, dev, &desc, VK_FORMAT_UNDEFINED, t);
 }
@@ -253,6 +258,94 @@ TEST_CASE(compute_invocations_count_every_thread)
       vkt_buffer_destroy(&dev, &buf);
    }
    ctu_program_destroy(&dev, &p);
+   gtu_case_end(&ctx, &dev, &t);
+}
+
+/* inheritedQueries: an occlusion query and a statistics query active in
+ * the primary count the draws of the secondary it executes. */
+TEST_CASE(queries_count_the_work_of_secondary_command_buffers)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   struct gtarget t;
+   if (!setup(&ctx, &dev, &t))
+      return;
+   VkPhysicalDeviceFeatures have;
+   vkGetPhysicalDeviceFeatures(ctx.physical_device, &have);
+   if (!have.inheritedQueries) {
+      vkt_skip("inheritedQueries not supported");
+      gtu_case_end(&ctx, &dev, &t);
+      return;
+   }
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gtu_pipeline_desc d = {
+       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .layout = layout, .pass = t.pass};
+   VkPipeline pipe;
+   VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+   const uint32_t wanted = VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT |
+                           VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT;
+   VkQueryPool stats = statistics_pool(&dev, wanted, 1);
+   VkQueryPoolCreateInfo oci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                .queryType = VK_QUERY_TYPE_OCCLUSION,
+                                .queryCount = 1};
+   VkQueryPool occlusion = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateQueryPool(dev.device, &oci, NULL, &occlusion));
+   struct gvertex v[6];
+   gtu_rect(&v[0], 4, 4, 20, 12, 0.5f, WHITE);
+   struct vkt_buffer vb;
+   if (pipe && stats && occlusion &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      VkCommandBufferInheritanceInfo inh = {.sType =
+                                                VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+                                            .renderPass = t.pass,
+                                            .framebuffer = t.fb,
+                                            .occlusionQueryEnable = VK_TRUE,
+                                            .pipelineStatistics = wanted};
+      VkCommandBuffer sec = gtu_secondary_begin(&dev, &inh);
+      if (sec) {
+         vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         gtu_bind_vertex_buffer(sec, &vb);
+         vkCmdDraw(sec, 6, 1, 0, 0);
+         VKT_CHECK(vkEndCommandBuffer(sec));
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         vkCmdResetQueryPool(cmd, stats, 0, 1);
+         vkCmdResetQueryPool(cmd, occlusion, 0, 1);
+         VkClearValue clear = {.color = {{0, 0, 0, 0}}};
+         VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                     .renderPass = t.pass,
+                                     .framebuffer = t.fb,
+                                     .renderArea = {{0, 0}, {GW, GH}},
+                                     .clearValueCount = 1,
+                                     .pClearValues = &clear};
+         /* Queries may not begin inside a subpass of secondaries. */
+         vkCmdBeginQuery(cmd, stats, 0, 0);
+         vkCmdBeginQuery(cmd, occlusion, 0, 0);
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+         vkCmdExecuteCommands(cmd, 1, &sec);
+         vkCmdEndRenderPass(cmd);
+         vkCmdEndQuery(cmd, occlusion, 0);
+         vkCmdEndQuery(cmd, stats, 0);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         uint64_t samples = 0, counts[2] = {0, 0};
+         VKT_CHECK(vkGetQueryPoolResults(dev.device, occlusion, 0, 1, sizeof(samples), &samples,
+                                         sizeof(samples),
+                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+         VKT_CHECK(vkGetQueryPoolResults(dev.device, stats, 0, 1, sizeof(counts), counts,
+                                         sizeof(counts),
+                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+         CHECK_MSG(samples == 128, "occlusion query around the secondary: %llu samples, want 128",
+                   (unsigned long long)samples);
+         CHECK_MSG(counts[0] >= 4 && counts[0] <= 6 && counts[1] >= 128,
+                   "statistics around the secondary: %llu vertex, %llu fragment invocations",
+                   (unsigned long long)counts[0], (unsigned long long)counts[1]);
+         vkFreeCommandBuffers(dev.device, dev.pools[ctx.universal_family], 1, &sec);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyQueryPool(dev.device, occlusion, NULL);
+   vkDestroyQueryPool(dev.device, stats, NULL);
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
    gtu_case_end(&ctx, &dev, &t);
 }
 
