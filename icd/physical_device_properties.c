@@ -128,7 +128,7 @@ static const VkPhysicalDeviceLimits vkppu_limits = {
     /* largePoints, wideLines: points and wide lines are quadrilaterals of
      * any float size through setup (raster_point_line.c), well inside the
      * guard band at these sizes; the granularity is one subpixel step. */
-    .pointSizeRange = {1.0f, 64.0f},
+    .pointSizeRange = {1.0f, PPU_GFX_MAX_POINT_SIZE},
     .lineWidthRange = {1.0f, 16.0f},
     .pointSizeGranularity = 1.0f / 256.0f,
     .lineWidthGranularity = 1.0f / 256.0f,

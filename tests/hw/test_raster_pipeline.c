@@ -5,6 +5,7 @@
  * give, and the occlusion count must equal the reference's passing
  * samples; with and without hi-Z, early and late tests, 1x and 4x, and
  * with a fragment program that discards. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -337,6 +338,23 @@ TEST_CASE(polygon_mode_point_and_points_cover_the_pixel_of_each_vertex)
       }
    }
    CHECK(n == 0);
+   /* Sizes are clamped to [1, PPU_GFX_MAX_POINT_SIZE]: 100 at pixel (0, 0)
+    * covers the 64x64 square around it, the 32x32 of it on the target; a
+    * NaN size one pixel. */
+   memset(color, 0, (size_t)W * H * 4);
+   const float corner[4] = {0.5f / 24 - 1, 0.5f / 20 - 1, 0.5f, 1};
+   raster_pipeline_point(pp, corner, 100.0f);
+   n = 0;
+   for (int32_t y = 0; y < H; y++)
+      for (int32_t x = 0; x < W; x++)
+         n += (color[y * W + x] != 0) != (x < 32 && y < 32);
+   CHECK_MSG(n == 0, "%u pixels differ from a clamped 64-pixel point", n);
+   memset(color, 0, (size_t)W * H * 4);
+   raster_pipeline_point(pp, corner, NAN);
+   n = 0;
+   for (unsigned i = 0; i < W * H; i++)
+      n += color[i] != 0;
+   CHECK(n == 1 && color[0] != 0);
    free(color);
 }
 

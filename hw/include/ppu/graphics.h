@@ -27,6 +27,9 @@
 #define PPU_GFX_QUADS_PER_WARP 8u  /* 32 lanes = 8 quads of 2x2 pixels */
 #define PPU_GFX_MAX_ATTRIBUTES 32u /* vec4 attribute slots between vertex and fragment */
 #define PPU_GFX_MAX_CLIP_DISTANCES 8u
+/* Setup clamps a point's size to [1, PPU_GFX_MAX_POINT_SIZE] pixels (a NaN
+ * size draws 1 pixel). */
+#define PPU_GFX_MAX_POINT_SIZE 64.0f
 
 /* The graphics subchannel's methods (enum ppu_gfx_method) are in
  * ppu/methods.h with the other subchannels'. */

@@ -310,7 +310,10 @@ void raster_pipeline_point(struct raster_pipeline *p, const float position[4], f
       p->primitives_clipped++;
       struct raster_window_vertex a = project(p, position);
       static const float w0[3] = {1.0f, 0.0f, 0.0f};
-      drawn = draw_dot(p, &ctx, &a, size, true, w0);
+      float clamped = !(size >= 1.0f)                 ? 1.0f
+                      : size > PPU_GFX_MAX_POINT_SIZE ? PPU_GFX_MAX_POINT_SIZE
+                                                      : size;
+      drawn = draw_dot(p, &ctx, &a, clamped, true, w0);
    }
    p->primitives++;
    p->primitives_culled += !drawn;
