@@ -20,23 +20,25 @@
 #include "method_encoder.h"
 #include "vkppu_graphics.h"
 
-/* The view mask of the first subpass that uses attachment a: a multiview
- * attachment's load op clears the layers of those views (Vulkan
- * "Multiview": load and store ops apply to the first and last use's
- * views). */
-static uint32_t first_use_view_mask(const struct vkppu_render_pass *pass, uint32_t a)
+/* The first subpass that uses attachment a (preserving it is not a use),
+ * or NULL: the load op happens there (Vulkan "Load Operations"), and a
+ * multiview attachment's load op clears the layers of its views
+ * ("Multiview": load and store ops apply to the first and last use's
+ * views). An attachment no subpass uses is neither loaded nor stored. */
+static const struct vkppu_subpass *first_use(const struct vkppu_render_pass *pass, uint32_t a)
 {
    for (uint32_t i = 0; i < pass->subpass_count; i++) {
       const struct vkppu_subpass *sp = &pass->subpasses[i];
-      bool uses = sp->has_depth_stencil && sp->depth_stencil.attachment == a;
+      bool uses = (sp->has_depth_stencil && sp->depth_stencil.attachment == a) ||
+                  sp->depth_stencil_resolve.attachment == a;
       for (uint32_t k = 0; k < sp->color_count && !uses; k++)
          uses = sp->colors[k].attachment == a || (sp->resolves && sp->resolves[k].attachment == a);
       for (uint32_t k = 0; k < sp->input_count && !uses; k++)
          uses = sp->inputs[k].attachment == a;
       if (uses)
-         return sp->view_mask;
+         return sp;
    }
-   return 0;
+   return NULL;
 }
 
 /* The load-op clears of one attachment over the render area. */
@@ -53,11 +55,12 @@ static void load_clear(struct vkppu_command_buffer *cmd, const struct vkppu_rend
       aspects |= has & (VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT);
    if ((has & VK_IMAGE_ASPECT_STENCIL_BIT) && att->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
       aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
-   if (!aspects || !view || a >= value_count)
+   const struct vkppu_subpass *first = first_use(pass, a);
+   if (!aspects || !view || a >= value_count || !first)
       return; /* VUID-VkRenderPassBeginInfo-clearValueCount-00902 */
    uint32_t value[4];
    vkppu_clear_value_words(&values[a], aspects, value);
-   uint32_t views = pass->multiview ? first_use_view_mask(pass, a) : 0;
+   uint32_t views = pass->multiview ? first->view_mask : 0;
    if (!views) {
       vkppu_cmd_clear_view_rect(cmd, view, aspects, area, 0, fb->layers, value);
       return;

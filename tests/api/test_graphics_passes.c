@@ -138,6 +138,93 @@ TEST_CASE(two_subpasses_draw_into_their_own_attachments)
    vkt_teardown(&ctx, &dev);
 }
 
+/* An attachment no subpass uses is neither loaded nor stored (Vulkan
+ * "Load Operations" happen in the first subpass that uses it): its
+ * LOAD_OP_CLEAR does not touch the image, which keeps the green an
+ * earlier pass cleared it to. */
+TEST_CASE(an_attachment_no_subpass_uses_keeps_its_contents)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct gtarget a, b;
+   if (gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &a) &&
+       gtu_target_create(&dev, VK_FORMAT_UNDEFINED, &b)) {
+      VkAttachmentDescription atts[2] = {
+          {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+           VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+           VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+          {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+           VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+           VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}};
+      VkAttachmentReference r0 = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+      VkSubpassDescription sp = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+                                 .colorAttachmentCount = 1,
+                                 .pColorAttachments = &r0};
+      VkSubpassDependency dep = {0,
+                                 VK_SUBPASS_EXTERNAL,
+                                 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                 VK_ACCESS_TRANSFER_READ_BIT,
+                                 0};
+      VkRenderPassCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+                                    .attachmentCount = 2,
+                                    .pAttachments = atts,
+                                    .subpassCount = 1,
+                                    .pSubpasses = &sp,
+                                    .dependencyCount = 1,
+                                    .pDependencies = &dep};
+      VkRenderPass pass = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateRenderPass(dev.device, &rci, NULL, &pass));
+      VkImageView views[2] = {a.color.view, b.color.view};
+      VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                     .renderPass = pass,
+                                     .attachmentCount = 2,
+                                     .pAttachments = views,
+                                     .width = GW,
+                                     .height = GH,
+                                     .layers = 1};
+      VkFramebuffer fb = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &fb));
+      /* b's own pass clears it green and leaves it in TRANSFER_SRC. */
+      VkCommandBuffer cmd = gtu_begin(&dev, &b, GREEN, 1, 0);
+      if (fb && gtu_end_read(&dev, &b, cmd)) {
+         cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         VkClearValue clear[2] = {{.color = {{0, 0, 1, 1}}}, {.color = {{1, 0, 0, 1}}}};
+         VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                     .renderPass = pass,
+                                     .framebuffer = fb,
+                                     .renderArea = {{0, 0}, {GW, GH}},
+                                     .clearValueCount = 2,
+                                     .pClearValues = clear};
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         vkCmdEndRenderPass(cmd);
+         VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                     .imageExtent = {GW, GH, 1}};
+         vkCmdCopyImageToBuffer(cmd, a.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                a.readback.buffer, 1, &region);
+         vkCmdCopyImageToBuffer(cmd, b.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                b.readback.buffer, 1, &region);
+         vkt_cmd_transfer_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         uint32_t want[GW * GH];
+         gtu_fill(want, 0, 0, GW, GH, gtu_rgba(0, 0, 255, 255));
+         CHECK(gtu_check(&a, want, 0, "used attachment") == 0);
+         gtu_fill(want, 0, 0, GW, GH, gtu_rgba(0, 255, 0, 255));
+         CHECK(gtu_check(&b, want, 0, "unused attachment") == 0);
+      }
+      vkDestroyFramebuffer(dev.device, fb, NULL);
+      vkDestroyRenderPass(dev.device, pass, NULL);
+      gtu_target_destroy(&dev, &b);
+      gtu_target_destroy(&dev, &a);
+   }
+   vkt_teardown(&ctx, &dev);
+}
+
 /* A secondary command buffer that continues the render pass (inheriting
  * pass, subpass and framebuffer, then without the framebuffer, which
  * Vulkan makes optional) draws into it. */
