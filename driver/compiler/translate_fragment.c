@@ -2,6 +2,7 @@
  * evaluated from the primitive record's planes, built-ins from the launch
  * registers, color outputs in R(4i).. and depth / sample mask in R32 / R33
  * at EXIT, discard through R34, derivatives across the quad's lanes. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "ppu/graphics.h"
@@ -472,6 +473,13 @@ uint32_t xl_fragment_builtin(struct xl_ctx *c, uint32_t builtin, uint32_t k)
       return xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, xl_gfx_read_reg(c, state), 0xf);
    case SPIRV_BUILT_IN_PrimitiveId:
       return xl_gfx_read_reg(c, XL_FS_PRIMITIVE_ID);
+   case SPIRV_BUILT_IN_ViewportIndex: { /* from the primitive record's flags word */
+      uint32_t flags = xl_gfx_load_at(c, XL_FS_RECORD,
+                                      (uint32_t)offsetof(struct ppu_gfx_primitive_header, flags));
+      uint32_t shifted =
+          xl_gfx_op_imm(c, PPU_OP_SHR, PPU_TYPE_U32, flags, PPU_GFX_PRIMITIVE_VIEWPORT_SHIFT);
+      return xl_gfx_op_imm(c, PPU_OP_AND, PPU_TYPE_U32, shifted, PPU_GFX_PRIMITIVE_VIEWPORT_MASK);
+   }
    case SPIRV_BUILT_IN_ClipDistance:
    case SPIRV_BUILT_IN_CullDistance: { /* element k: its distance slot */
       uint32_t loc = (builtin == SPIRV_BUILT_IN_ClipDistance ? DRV_GFX_LOCATION_CLIP_DISTANCE

@@ -85,6 +85,9 @@ static const uint32_t supported_capabilities[] = {
     SPIRV_CAPABILITY_ShaderViewportIndex,
     SPIRV_CAPABILITY_ShaderLayer,
     SPIRV_CAPABILITY_ShaderViewportIndexLayerEXT,
+    /* Fragment programs that read gl_ViewportIndex declare it
+     * (multiViewport; the primitive record's flags word). */
+    SPIRV_CAPABILITY_MultiViewport,
     SPIRV_CAPABILITY_DrawParameters,
     SPIRV_CAPABILITY_DerivativeControl,
     SPIRV_CAPABILITY_SampleRateShading,

@@ -322,6 +322,31 @@ TEST_CASE(gl_layer_picks_the_framebuffer_layer_of_each_primitive)
    gtu_case_end(&ctx, &dev, &t);
 }
 
+/* The fragment stage reads the viewport index of the static-viewport case:
+ * quadrant i is (i, 0, 0). */
+TEST_CASE(fragment_programs_read_the_primitive_viewport_index)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   struct gtarget t;
+   if (begin_case(&ctx, &dev, VK_FORMAT_UNDEFINED, &t)) {
+      VkViewport vps[4];
+      const VkRect2D sc[4] = {WHOLE, WHOLE, WHOLE, WHOLE};
+      for (unsigned i = 0; i < 4; i++)
+         vps[i] = quadrant(i);
+      struct gtu_pipeline_desc d = {
+          .fs = "gfx_viewport_read.frag", .viewports = vps, .scissors = sc, .viewport_count = 4};
+      if (draw(&dev, &t, &d, 4, NULL, 1.0f)) {
+         uint32_t want[GW * GH];
+         for (unsigned i = 0; i < 4; i++)
+            gtu_fill(want, (i % 2) * GW / 2, (i / 2) * GH / 2, (i % 2 + 1) * GW / 2,
+                     (i / 2 + 1) * GH / 2, gtu_rgba((uint8_t)i, 0, 0, 255));
+         CHECK(gtu_check(&t, want, 0, "fragment gl_ViewportIndex") == 0);
+      }
+      gtu_case_end(&ctx, &dev, &t);
+   }
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);

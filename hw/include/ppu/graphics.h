@@ -280,13 +280,19 @@ struct ppu_gfx_primitive_header {
    struct ppu_gfx_plane depth;     /* 8  window z (before bias) */
    struct ppu_gfx_plane inverse_w; /* 20 1 / clip w */
    float depth_bias;               /* 32 added to every sample's depth */
-   uint32_t flags;                 /* 36 bit 0 front facing */
+   uint32_t flags;                 /* 36 PPU_GFX_PRIMITIVE_* below */
    uint32_t primitive_id;          /* 40 */
    uint32_t attribute_count;       /* 44 */
    /* 48: attribute_count * 4 planes (x, y, z, w components). */
 };
 _Static_assert(sizeof(struct ppu_gfx_primitive_header) == 48, "primitive header");
 #define PPU_GFX_PRIMITIVE_FRONT_FACING 0x1u
+/* The provoking vertex's viewport index (modulo PPU_GFX_VIEWPORTS) and
+ * layer, for fragment programs that read them. */
+#define PPU_GFX_PRIMITIVE_VIEWPORT_SHIFT 8u
+#define PPU_GFX_PRIMITIVE_VIEWPORT_MASK 0xfu
+#define PPU_GFX_PRIMITIVE_LAYER_SHIFT 16u
+#define PPU_GFX_PRIMITIVE_LAYER_MASK 0xffffu
 #define PPU_GFX_PRIMITIVE_STRIDE(attribute_count) (48u + 48u * (attribute_count))
 
 #endif /* PPU_GRAPHICS_H */

@@ -59,7 +59,9 @@ void gfx_primitive_record(void *ctx, const struct raster_triangle *t,
    const float iw[3] = {v[0].inverse_w, v[1].inverse_w, v[2].inverse_w};
    h->inverse_w = raster_setup_plane(t, iw);
    h->depth_bias = t->depth_bias;
-   h->flags = t->front_facing ? PPU_GFX_PRIMITIVE_FRONT_FACING : 0;
+   h->flags = (t->front_facing ? PPU_GFX_PRIMITIVE_FRONT_FACING : 0) |
+              (d->viewport & PPU_GFX_PRIMITIVE_VIEWPORT_MASK) << PPU_GFX_PRIMITIVE_VIEWPORT_SHIFT |
+              (d->layer & PPU_GFX_PRIMITIVE_LAYER_MASK) << PPU_GFX_PRIMITIVE_LAYER_SHIFT;
    h->primitive_id = d->current->id;
    h->attribute_count = count;
    struct ppu_gfx_plane *planes = (struct ppu_gfx_plane *)(h + 1);
