@@ -130,9 +130,13 @@ static bool assign_slots(struct xl_ctx *c)
       if (v->is_output || v->builtin != UINT32_MAX)
          continue;
       uint32_t n = xl_gfx_locations(c, v);
-      for (uint32_t e = 0; e < n; e++)
-         if (!add_slot(c, v->location + e, v->interpolation, v->centroid))
+      for (uint32_t e = 0; e < n; e++) {
+         uint32_t location, interpolation;
+         bool centroid;
+         if (!xl_gfx_location_at(c, v, e, &location, &interpolation, &centroid) ||
+             !add_slot(c, location, interpolation, centroid))
             return false;
+      }
    }
    if (!add_distance_slots(c, SPIRV_BUILT_IN_ClipDistance, DRV_GFX_LOCATION_CLIP_DISTANCE) ||
        !add_distance_slots(c, SPIRV_BUILT_IN_CullDistance, DRV_GFX_LOCATION_CULL_DISTANCE))

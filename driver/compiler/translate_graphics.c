@@ -28,10 +28,31 @@ static bool in_interface(struct xl_ctx *c, uint32_t id)
    return false;
 }
 
+/* Interpolation of an id (a variable, or member `member` of a struct
+ * type) from its decorations. */
+static uint32_t decorated_interpolation(struct xl_ctx *c, uint32_t id, uint32_t member,
+                                        uint32_t otherwise)
+{
+   if (spirv_has_decoration(c->m, id, member, SPIRV_DECORATION_Flat))
+      return PPU_GFX_INTERP_FLAT;
+   if (spirv_has_decoration(c->m, id, member, SPIRV_DECORATION_NoPerspective))
+      return PPU_GFX_INTERP_NOPERSPECTIVE;
+   return otherwise;
+}
+
+/* A struct with BuiltIn members (gl_PerVertex) rather than user ones. */
+static bool is_builtin_block(struct xl_ctx *c, uint32_t type)
+{
+   const struct spirv_type *t = spirv_type(c->m, type);
+   for (uint32_t m = 0; t && m < t->u.structure.member_count; m++)
+      if (spirv_has_decoration(c->m, type, m, SPIRV_DECORATION_BuiltIn))
+         return true;
+   return false;
+}
+
 bool xl_gfx_variable(struct xl_ctx *c, const struct spirv_variable *var, struct xl_ptr *p)
 {
    struct xl_gfx *g = c->gfx;
-   (void)p;
    if (!in_interface(c, var->id))
       return true;
    if (g->var_count == XL_GFX_MAX_VARS) {
@@ -45,11 +66,15 @@ bool xl_gfx_variable(struct xl_ctx *c, const struct spirv_variable *var, struct 
    v->builtin = UINT32_MAX;
    spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_BuiltIn, &v->builtin);
    const struct spirv_type *t = spirv_type(c->m, p->type);
-   bool is_block = t && t->kind == SPIRV_TYPE_STRUCT;
-   if (v->builtin != UINT32_MAX || is_block)
+   bool is_struct = t && t->kind == SPIRV_TYPE_STRUCT;
+   if (v->builtin != UINT32_MAX || (is_struct && is_builtin_block(c, p->type)))
       return true; /* built-ins (a gl_PerVertex block's members are) */
+   v->user_block = is_struct;
+   /* A block may leave the Location to its members instead. */
    if (!spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Location,
-                                 &v->location)) {
+                                 &v->location) &&
+       !(is_struct && t->u.structure.member_count > 0 &&
+         spirv_has_decoration(c->m, p->type, 0, SPIRV_DECORATION_Location))) {
       xl_fail(c, "interface variable %%%u has no Location", var->id);
       return false;
    }
@@ -57,64 +82,129 @@ bool xl_gfx_variable(struct xl_ctx *c, const struct spirv_variable *var, struct 
                             &v->component);
    spirv_decoration_literal(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Index, &v->index);
    v->interpolation =
-       spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Flat)
-           ? PPU_GFX_INTERP_FLAT
-       : spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_NoPerspective)
-           ? PPU_GFX_INTERP_NOPERSPECTIVE
-           : PPU_GFX_INTERP_PERSPECTIVE;
+       decorated_interpolation(c, var->id, SPIRV_NO_MEMBER, PPU_GFX_INTERP_PERSPECTIVE);
    /* Sample wins over Centroid: the sample's own position is inside. */
    v->sample = spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Sample);
    v->centroid = !v->sample &&
                  spirv_has_decoration(c->m, var->id, SPIRV_NO_MEMBER, SPIRV_DECORATION_Centroid);
+   for (uint32_t m = 0; is_struct && m < t->u.structure.member_count; m++)
+      v->sample |= spirv_has_decoration(c->m, p->type, m, SPIRV_DECORATION_Sample);
    return true;
 }
 
-/* Components and locations of a user variable: a 32-bit scalar or
- * vector, or an array of them. */
-static bool user_shape(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t *per_element,
-                       uint32_t *elements)
+/* One part of a user variable with its own locations: the variable
+ * itself, or one member of an interface block. */
+struct piece {
+   uint32_t location, component;
+   uint32_t per_element, elements; /* components of one location, locations */
+   uint32_t interpolation;
+   bool centroid;
+};
+
+/* Components and locations of a 32-bit scalar or vector, or an array of
+ * them; false after xl_fail for other types. */
+static bool piece_shape(struct xl_ctx *c, uint32_t type, struct piece *out)
 {
-   const struct xl_ptr *p = &c->global_ptrs[v->id];
-   uint32_t type = p->type;
    const struct spirv_type *t = spirv_type(c->m, type);
-   *elements = 1;
+   out->elements = 1;
    if (t && t->kind == SPIRV_TYPE_ARRAY) {
       uint64_t n = 0;
       spirv_array_length(c->m, type, &n);
-      *elements = (uint32_t)n;
+      out->elements = (uint32_t)n;
       type = t->u.array.element_type;
       t = spirv_type(c->m, type);
    }
    struct xl_scalar s;
    uint32_t n = t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_count : 1;
    uint32_t scalar = t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_type : type;
-   if (!t || *elements == 0 || *elements > DRV_GFX_MAX_SLOTS || !xl_scalar_of(c, scalar, &s) ||
-       s.width != 32 || v->component + n > 4) {
+   if (!t || out->elements == 0 || out->elements > DRV_GFX_MAX_SLOTS ||
+       !xl_scalar_of(c, scalar, &s) || s.width != 32 || out->component + n > 4) {
       xl_fail(c,
               "unsupported interface variable type at location %u (32-bit scalars, "
-              "vectors and arrays of them)",
-              v->location);
+              "vectors, arrays of them and blocks of those)",
+              out->location);
       return false;
    }
-   *per_element = n;
+   out->per_element = n;
+   return true;
+}
+
+/* Piece k of variable v (false past the last one, or after xl_fail). A
+ * block's members take consecutive locations from the variable's, unless
+ * a member has its own; a member's qualifiers add to the variable's. */
+static bool piece_at(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t k, struct piece *out)
+{
+   uint32_t type = c->global_ptrs[v->id].type;
+   *out = (struct piece){.location = v->location,
+                         .component = v->component,
+                         .interpolation = v->interpolation,
+                         .centroid = v->centroid};
+   if (!v->user_block)
+      return k == 0 && piece_shape(c, type, out);
+   const struct spirv_type *t = spirv_type(c->m, type);
+   if (k >= t->u.structure.member_count)
+      return false;
+   for (uint32_t m = 0; m <= k; m++) {
+      uint32_t location;
+      if (spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_Location, &location))
+         out->location = location;
+      out->component = 0;
+      spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_Component, &out->component);
+      if (!piece_shape(c, spirv_struct_member_type(c->m, type, m), out))
+         return false;
+      if (m < k)
+         out->location += out->elements;
+   }
+   out->interpolation = decorated_interpolation(c, type, k, v->interpolation);
+   bool sample = spirv_has_decoration(c->m, type, k, SPIRV_DECORATION_Sample);
+   out->centroid = !sample && !v->sample &&
+                   (v->centroid || spirv_has_decoration(c->m, type, k, SPIRV_DECORATION_Centroid));
    return true;
 }
 
 uint32_t xl_gfx_locations(struct xl_ctx *c, const struct xl_gfx_var *v)
 {
-   uint32_t n, elements;
-   return user_shape(c, v, &n, &elements) ? elements : 0;
+   uint32_t n = 0;
+   struct piece p;
+   for (uint32_t k = 0; piece_at(c, v, k, &p); k++)
+      n += p.elements;
+   return c->failed ? 0 : n;
+}
+
+bool xl_gfx_location_at(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t i,
+                        uint32_t *location, uint32_t *interpolation, bool *centroid)
+{
+   struct piece p;
+   for (uint32_t k = 0; piece_at(c, v, k, &p); k++) {
+      if (i < p.elements) {
+         *location = p.location + i;
+         *interpolation = p.interpolation;
+         *centroid = p.centroid;
+         return true;
+      }
+      i -= p.elements;
+   }
+   if (!c->failed)
+      xl_fail(c, "location %u beyond interface variable %%%u", i, v->id);
+   return false;
 }
 
 bool xl_gfx_leaf_slot(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t leaf,
                       uint32_t *location, uint32_t *component)
 {
-   uint32_t n, elements;
-   if (!user_shape(c, v, &n, &elements))
-      return false;
-   *location = v->location + leaf / n;
-   *component = v->component + leaf % n;
-   return true;
+   struct piece p;
+   for (uint32_t k = 0; piece_at(c, v, k, &p); k++) {
+      uint32_t leaves = p.elements * p.per_element;
+      if (leaf < leaves) {
+         *location = p.location + leaf / p.per_element;
+         *component = p.component + leaf % p.per_element;
+         return true;
+      }
+      leaf -= leaves;
+   }
+   if (!c->failed)
+      xl_fail(c, "leaf %u beyond interface variable %%%u", leaf, v->id);
+   return false;
 }
 
 struct xl_val xl_gfx_var_value(struct xl_ctx *c, const struct xl_gfx_var *v)

@@ -52,7 +52,8 @@ struct xl_gfx_var {
    uint32_t index;         /* fragment output Index (dual-source blending) */
    uint32_t interpolation; /* enum ppu_gfx_interpolation */
    bool centroid;
-   bool sample; /* Sample: evaluated at the sample (implies sample shading) */
+   bool sample;     /* Sample: evaluated at the sample (implies sample shading) */
+   bool user_block; /* a struct of user members (an interface block), not gl_PerVertex */
 };
 
 struct xl_gfx {
@@ -124,11 +125,16 @@ void xl_gfx_store_at(struct xl_ctx *c, unsigned pair, uint32_t offset, uint32_t 
 struct xl_val xl_gfx_var_value(struct xl_ctx *c, const struct xl_gfx_var *v);
 void xl_gfx_var_store(struct xl_ctx *c, const struct xl_gfx_var *v, struct xl_val value);
 /* Leaf i of a variable's value: its location and component (user
- * variables: scalars, vectors and arrays of them, 32-bit). False after
- * xl_fail for other types. */
+ * variables: scalars, vectors and arrays of them, 32-bit, or an interface
+ * block of such members). False after xl_fail for other types. */
 bool xl_gfx_leaf_slot(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t leaf,
                       uint32_t *location, uint32_t *component);
+/* Locations a user variable covers (0 after xl_fail). */
 uint32_t xl_gfx_locations(struct xl_ctx *c, const struct xl_gfx_var *v);
+/* The i-th location a user variable covers (i < xl_gfx_locations), with
+ * the interpolation and centroid qualifier of the member that holds it. */
+bool xl_gfx_location_at(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t i,
+                        uint32_t *location, uint32_t *interpolation, bool *centroid);
 
 /* A new vreg of regs (1 or 2) registers = constant bank 0 at offset. */
 uint32_t xl_gfx_cbank_load(struct xl_ctx *c, uint32_t offset, unsigned regs);

@@ -374,7 +374,7 @@ void xl_vertex_exit(struct xl_ctx *c)
       const struct spirv_type *t = spirv_type(c->m, type);
       if (v->builtin != UINT32_MAX) {
          store_builtin(c, v->builtin, value, 0, value.count);
-      } else if (t && t->kind == SPIRV_TYPE_STRUCT) { /* gl_PerVertex */
+      } else if (t && t->kind == SPIRV_TYPE_STRUCT && !v->user_block) { /* gl_PerVertex */
          uint32_t first = 0;
          for (uint32_t m = 0; m < t->u.structure.member_count && !c->failed; m++) {
             uint32_t mt = spirv_struct_member_type(c->m, type, m), builtin = UINT32_MAX;

@@ -484,6 +484,58 @@ TEST_CASE(indexed_instanced_and_indirect_draws)
    vkt_teardown(&ctx, &dev);
 }
 
+/* Interface blocks between the stages: a triangle whose first (provoking)
+ * vertex is blue and the others red and green reads red and green
+ * interpolated from a smooth member and blue 255 everywhere from a flat
+ * member at its own Location. */
+TEST_CASE(interface_blocks_carry_members_with_their_own_locations_and_qualifiers)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   struct gtarget t;
+   const struct vkt_device_desc desc = {0};
+   if (!gtu_case_begin(&ctx, &dev, &desc, VK_FORMAT_UNDEFINED, &t))
+      return;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                 .vs = "gfx_block_out.vert",
+                                 .fs = "gfx_block_in.frag",
+                                 .layout = layout,
+                                 .pass = t.pass};
+   VkPipeline pipe;
+   VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+   struct gvertex v[3] = {gvtx(0, 0, 0.5f, BLUE), gvtx(32, 0, 0.5f, RED), gvtx(0, 32, 0.5f, GREEN)};
+   struct vkt_buffer vb;
+   if (pipe && gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+      gtu_bind_vertex_buffer(cmd, &vb);
+      vkCmdDraw(cmd, 3, 1, 0, 0);
+      if (gtu_end_read(&dev, &t, cmd)) {
+         const uint32_t *px = t.readback.map;
+         unsigned covered = 0, not_blue = 0, red = 0, green = 0;
+         for (unsigned y = 0; y < GH; y++) {
+            for (unsigned x = 0; x < GW; x++) {
+               uint32_t p = px[y * GW + x];
+               if (x + y >= GW - 1) /* outside or on the diagonal edge */
+                  continue;
+               covered++;
+               not_blue += ((p >> 16) & 0xffu) != 255;
+               red += (p & 0xffu) > 128;
+               green += ((p >> 8) & 0xffu) > 128;
+            }
+         }
+         CHECK_MSG(covered > 400 && not_blue == 0 && red > 20 && green > 20,
+                   "%u covered pixels: %u without flat blue, %u mostly red, %u mostly green",
+                   covered, not_blue, red, green);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   gtu_case_end(&ctx, &dev, &t);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
