@@ -20,25 +20,34 @@
 #include "method_encoder.h"
 #include "vkppu_graphics.h"
 
-/* The first subpass that uses attachment a (preserving it is not a use),
- * or NULL: the load op happens there (Vulkan "Load Operations"), and a
- * multiview attachment's load op clears the layers of its views
- * ("Multiview": load and store ops apply to the first and last use's
- * views). An attachment no subpass uses is neither loaded nor stored. */
-static const struct vkppu_subpass *first_use(const struct vkppu_render_pass *pass, uint32_t a)
+/* Whether subpass sp uses attachment a (preserving it is not a use). */
+static bool subpass_uses(const struct vkppu_subpass *sp, uint32_t a)
 {
+   bool uses = (sp->has_depth_stencil && sp->depth_stencil.attachment == a) ||
+               sp->depth_stencil_resolve.attachment == a;
+   for (uint32_t k = 0; k < sp->color_count && !uses; k++)
+      uses = sp->colors[k].attachment == a || (sp->resolves && sp->resolves[k].attachment == a);
+   for (uint32_t k = 0; k < sp->input_count && !uses; k++)
+      uses = sp->inputs[k].attachment == a;
+   return uses;
+}
+
+/* Whether any subpass uses attachment a, and the views they render: the
+ * load op happens where an attachment is first used (Vulkan "Load
+ * Operations"), for multiview once per view, in the first subpass that
+ * renders that view ("Multiview"), so it covers the union of the views.
+ * An attachment no subpass uses is neither loaded nor stored. */
+static bool used_views(const struct vkppu_render_pass *pass, uint32_t a, uint32_t *views)
+{
+   bool used = false;
+   *views = 0;
    for (uint32_t i = 0; i < pass->subpass_count; i++) {
-      const struct vkppu_subpass *sp = &pass->subpasses[i];
-      bool uses = (sp->has_depth_stencil && sp->depth_stencil.attachment == a) ||
-                  sp->depth_stencil_resolve.attachment == a;
-      for (uint32_t k = 0; k < sp->color_count && !uses; k++)
-         uses = sp->colors[k].attachment == a || (sp->resolves && sp->resolves[k].attachment == a);
-      for (uint32_t k = 0; k < sp->input_count && !uses; k++)
-         uses = sp->inputs[k].attachment == a;
-      if (uses)
-         return sp;
+      if (subpass_uses(&pass->subpasses[i], a)) {
+         used = true;
+         *views |= pass->subpasses[i].view_mask;
+      }
    }
-   return NULL;
+   return used;
 }
 
 /* The load-op clears of one attachment over the render area. */
@@ -55,12 +64,13 @@ static void load_clear(struct vkppu_command_buffer *cmd, const struct vkppu_rend
       aspects |= has & (VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT);
    if ((has & VK_IMAGE_ASPECT_STENCIL_BIT) && att->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
       aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
-   const struct vkppu_subpass *first = first_use(pass, a);
-   if (!aspects || !view || a >= value_count || !first)
+   uint32_t views;
+   if (!aspects || !view || a >= value_count || !used_views(pass, a, &views))
       return; /* VUID-VkRenderPassBeginInfo-clearValueCount-00902 */
    uint32_t value[4];
    vkppu_clear_value_words(&values[a], aspects, value);
-   uint32_t views = pass->multiview ? first->view_mask : 0;
+   if (!pass->multiview)
+      views = 0;
    if (!views) {
       vkppu_cmd_clear_view_rect(cmd, view, aspects, area, 0, fb->layers, value);
       return;

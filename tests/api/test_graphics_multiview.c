@@ -467,6 +467,122 @@ TEST_CASE(multiview_input_attachments_read_the_views_layer)
    vkt_context_destroy(&ctx);
 }
 
+/* Subpasses with view masks 1 and 2: the load op clears each view's layer
+ * where a subpass first renders that view, so layer 1 is cleared too
+ * though the first subpass renders only view 0 (the layers start red). */
+TEST_CASE(each_view_is_loaded_where_a_subpass_first_renders_it)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!setup(&ctx, &dev))
+      return;
+   VkImageCreateInfo ici = {
+       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+       .imageType = VK_IMAGE_TYPE_2D,
+       .format = VK_FORMAT_R8G8B8A8_UNORM,
+       .extent = {GW, GH, 1},
+       .mipLevels = 1,
+       .arrayLayers = 2,
+       .samples = VK_SAMPLE_COUNT_1_BIT,
+       .tiling = VK_IMAGE_TILING_OPTIMAL,
+       .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+   };
+   const VkAttachmentDescription att = {0,
+                                        VK_FORMAT_R8G8B8A8_UNORM,
+                                        VK_SAMPLE_COUNT_1_BIT,
+                                        VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                        VK_ATTACHMENT_STORE_OP_STORE,
+                                        VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                        VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+   const VkAttachmentReference color = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+   const VkSubpassDescription sp[2] = {{.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+                                        .colorAttachmentCount = 1,
+                                        .pColorAttachments = &color},
+                                       {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+                                        .colorAttachmentCount = 1,
+                                        .pColorAttachments = &color}};
+   const VkSubpassDependency deps[3] = {
+       {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0},
+       {0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0},
+       {1, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        VK_ACCESS_TRANSFER_READ_BIT, 0},
+   };
+   const uint32_t view_masks[2] = {1, 2};
+   const VkRenderPassMultiviewCreateInfo mv = {
+       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO,
+       .subpassCount = 2,
+       .pViewMasks = view_masks,
+   };
+   VkRenderPassCreateInfo rpci = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+                                  .pNext = &mv,
+                                  .attachmentCount = 1,
+                                  .pAttachments = &att,
+                                  .subpassCount = 2,
+                                  .pSubpasses = sp,
+                                  .dependencyCount = 3,
+                                  .pDependencies = deps};
+   VkRenderPass pass = VK_NULL_HANDLE;
+   VKT_CHECK(vkCreateRenderPass(dev.device, &rpci, NULL, &pass));
+   struct vkt_image img;
+   struct vkt_buffer readback;
+   if (pass && vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_2D_ARRAY, &img)) {
+      if (vkt_buffer_create(&dev, 2 * GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST,
+                            &readback) == VK_SUCCESS) {
+         VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                        .renderPass = pass,
+                                        .attachmentCount = 1,
+                                        .pAttachments = &img.view,
+                                        .width = GW,
+                                        .height = GH,
+                                        .layers = 1};
+         VkFramebuffer fb = VK_NULL_HANDLE;
+         VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &fb));
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         vkt_cmd_image_barrier(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED,
+                               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                               VK_ACCESS_TRANSFER_WRITE_BIT);
+         const VkClearColorValue red = {{1, 0, 0, 1}};
+         const VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 2};
+         vkCmdClearColorImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &red, 1, &all);
+         VkClearValue green = {.color = {{0, 1, 0, 1}}};
+         VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                     .renderPass = pass,
+                                     .framebuffer = fb,
+                                     .renderArea = {{0, 0}, {GW, GH}},
+                                     .clearValueCount = 1,
+                                     .pClearValues = &green};
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         vkCmdNextSubpass(cmd, VK_SUBPASS_CONTENTS_INLINE);
+         vkCmdEndRenderPass(cmd);
+         VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2},
+                                     .imageExtent = {GW, GH, 1}};
+         vkCmdCopyImageToBuffer(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                readback.buffer, 1, &region);
+         vkt_cmd_transfer_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         const uint32_t *px = readback.map;
+         unsigned wrong[2] = {0, 0};
+         for (unsigned i = 0; i < 2 * GW * GH; i++)
+            wrong[i / (GW * GH)] += px[i] != gtu_rgba(0, 255, 0, 255);
+         CHECK_MSG(wrong[0] == 0 && wrong[1] == 0, "pixels not cleared: layer 0 %u, layer 1 %u",
+                   wrong[0], wrong[1]);
+         vkDestroyFramebuffer(dev.device, fb, NULL);
+         vkt_buffer_destroy(&dev, &readback);
+      }
+      vkt_image_destroy(&dev, &img);
+   }
+   vkDestroyRenderPass(dev.device, pass, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
