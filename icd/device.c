@@ -62,9 +62,10 @@ VkResult vkppu_device_result(struct vkppu_device *dev, enum drv_result r)
 
 static uint32_t max_queues(uint32_t family)
 {
-   /* docs/status.md, "Queues": four universal queues, two copy queues. */
-   return family == VKPPU_QUEUE_FAMILY_UNIVERSAL ? VKPPU_QUEUES_PER_FAMILY
-                                                 : VKPPU_TRANSFER_QUEUE_COUNT;
+   /* docs/status.md, "Queues": four universal queues, two copy queues,
+    * four compute queues. */
+   return family == VKPPU_QUEUE_FAMILY_TRANSFER ? VKPPU_TRANSFER_QUEUE_COUNT
+                                                : VKPPU_QUEUES_PER_FAMILY;
 }
 
 static VkResult check_extensions(const VkDeviceCreateInfo *info, struct vkppu_device *dev,

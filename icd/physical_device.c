@@ -99,8 +99,9 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceMemoryProperties2(
    pMemoryProperties->memoryProperties = pd->memory;
 }
 
-/* Family 0 is the universal engine, family 1 the copy engine
- * (vkppu_instance.h). Timestamps come from the 64-bit PTIMER in ns. */
+/* Family 0 is the universal engine, family 1 the copy engine, family 2
+ * compute without graphics (vkppu_instance.h). Timestamps come from the
+ * 64-bit PTIMER in ns. */
 static VkQueueFamilyProperties queue_family(uint32_t index)
 {
    VkQueueFamilyProperties p = {
@@ -109,6 +110,9 @@ static VkQueueFamilyProperties queue_family(uint32_t index)
    };
    if (index == VKPPU_QUEUE_FAMILY_UNIVERSAL) {
       p.queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+      p.queueCount = VKPPU_QUEUES_PER_FAMILY;
+   } else if (index == VKPPU_QUEUE_FAMILY_COMPUTE) {
+      p.queueFlags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
       p.queueCount = VKPPU_QUEUES_PER_FAMILY;
    } else {
       p.queueFlags = VK_QUEUE_TRANSFER_BIT;

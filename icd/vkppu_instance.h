@@ -41,10 +41,13 @@ struct vkppu_instance {
 #define VKPPU_MAX_MEMORY_HEAPS 2
 
 /* Queue families: index 0 does graphics+compute+transfer, index 1 is the
- * transfer-only copy-engine family. Each queue is its own hardware channel. */
+ * transfer-only copy-engine family, index 2 compute+transfer (the compute
+ * and copy engines, no graphics: an "exclusive" compute family). Each
+ * queue is its own hardware channel. */
 #define VKPPU_QUEUE_FAMILY_UNIVERSAL 0u
 #define VKPPU_QUEUE_FAMILY_TRANSFER 1u
-#define VKPPU_QUEUE_FAMILY_COUNT 2u
+#define VKPPU_QUEUE_FAMILY_COMPUTE 2u
+#define VKPPU_QUEUE_FAMILY_COUNT 3u
 #define VKPPU_QUEUES_PER_FAMILY 4u
 /* Queues of the transfer family (at most VKPPU_QUEUES_PER_FAMILY). */
 #define VKPPU_TRANSFER_QUEUE_COUNT 2u

@@ -423,6 +423,50 @@ TEST_CASE(pipeline_cache_round_trip_and_corrupted_data)
    vkt_teardown(&ctx, &dev);
 }
 
+/* Every family with COMPUTE runs a dispatch on its first queue; vkppu has
+ * one without GRAPHICS (an exclusive compute family). */
+TEST_CASE(dispatch_on_every_compute_family)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   struct index_rig rig;
+   index_rig_init(&dev, &rig, VKT_MAX_FAMILIES);
+   VkPipeline pipe = index_pipeline(&dev, VK_NULL_HANDLE, rig.mod, rig.layout, 0);
+   bool exclusive = false;
+   for (uint32_t f = 0; f < ctx.family_count; f++) {
+      VkQueueFlags flags = ctx.families[f].queueFlags;
+      if (!(flags & VK_QUEUE_COMPUTE_BIT) || dev.queue_count[f] == 0)
+         continue;
+      exclusive |= !(flags & VK_QUEUE_GRAPHICS_BIT);
+      struct vkt_buffer out;
+      VKT_REQUIRE(vkt_buffer_create(&dev, 2 * INDEX_WG * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                    VKT_MEMORY_HOST, &out));
+      memset(out.map, 0xAA, 2 * INDEX_WG * 4);
+      VkDescriptorSet set = allocate_set(&dev, rig.pool, rig.set_layout);
+      ctu_write_buffer(&dev, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out.buffer, 0,
+                       VK_WHOLE_SIZE);
+      VkCommandBuffer cmd = vkt_cmd_begin(&dev, f);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+      const uint32_t pc[2] = {2, f};
+      vkCmdPushConstants(cmd, rig.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, pc);
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, rig.layout, 0, 1, &set, 0, NULL);
+      vkCmdDispatch(cmd, 2, 1, 1);
+      ctu_compute_to_host_barrier(cmd);
+      VKT_CHECK(vkt_cmd_submit_wait(&dev, f, 0, cmd));
+      char what[48];
+      snprintf(what, sizeof(what), "dispatch on family %u", f);
+      check_index_buffer(out.map, 2 * INDEX_WG, 0, 2 * INDEX_WG, 2, f, 2, what);
+      vkt_buffer_destroy(&dev, &out);
+   }
+   if (ctx.is_vkppu)
+      CHECK_MSG(exclusive, "vkppu reports no compute family without graphics");
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   index_rig_finish(&dev, &rig);
+   vkt_teardown(&ctx, &dev);
+}
+
 TEST_CASE(dispatch_recorded_in_a_secondary_command_buffer)
 {
    struct vkt_context ctx;
