@@ -37,37 +37,36 @@ static uint32_t clamp_coord(int64_t v)
    return v < 0 ? 0u : v > PPU_GFX_MAX_FRAMEBUFFER ? PPU_GFX_MAX_FRAMEBUFFER : (uint32_t)v;
 }
 
-/* The target group of attachment `a` at layer `view` (the multiview view)
- * past the view's first, or false when the draw must leave it disabled:
+/* The target group of attachment `a` (multiview draws reach each view's
+ * layer through LAYER_OFFSET), or false when the draw must leave it disabled:
  * unused, or not of the draw's sample count (invalid usage:
  * rasterizationSamples must be the attachments' count; the ROP would
  * address a 1x image as 4x). samples_log2 UINT32_MAX: any count (targets
  * written for secondaries, before any pipeline is known). */
 static bool attachment_target(const struct vkppu_gfx_cmd_state *s, uint32_t a,
-                              uint32_t samples_log2, uint32_t view, uint32_t w[8])
+                              uint32_t samples_log2, uint32_t w[8])
 {
    const struct vkppu_image_view *v = attachment_view(s, a);
    if (!v || (samples_log2 != UINT32_MAX && v->image->samples != 1u << samples_log2))
       return false;
-   vkppu_gfx_target_words(v->image, v->format, v->range.baseMipLevel,
-                          v->range.baseArrayLayer + view, w);
+   vkppu_gfx_target_words(v->image, v->format, v->range.baseMipLevel, v->range.baseArrayLayer, w);
    return true;
 }
 
 /* The target groups of the current subpass; returns the mask of enabled
  * color targets. */
 static uint32_t emit_target_groups(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
-                                   uint32_t samples_log2, uint32_t view)
+                                   uint32_t samples_log2)
 {
    const struct vkppu_subpass *sp = &s->pass->subpasses[s->subpass];
    uint32_t t[9 * 8] = {0}; /* COLOR_TARGET(0..7), DEPTH_TARGET: contiguous */
    uint32_t enabled = 0;
    for (uint32_t i = 0; i < sp->color_count && i < PPU_GFX_COLOR_TARGETS; i++) {
-      if (attachment_target(s, sp->colors[i].attachment, samples_log2, view, &t[8 * i]))
+      if (attachment_target(s, sp->colors[i].attachment, samples_log2, &t[8 * i]))
          enabled |= 1u << i;
    }
    if (sp->has_depth_stencil)
-      attachment_target(s, sp->depth_stencil.attachment, samples_log2, view, &t[64]);
+      attachment_target(s, sp->depth_stencil.attachment, samples_log2, &t[64]);
    vkppu_gfx_emit(pb, PPU_GFX_COLOR_TARGET_BASE, 72, t);
    return enabled;
 }
@@ -85,8 +84,9 @@ static uint32_t inherited_targets(const struct vkppu_gfx_cmd_state *s)
 }
 
 /* SAMPLES_LOG2, SAMPLE_MASK, RENDER_AREA and LAYER_COUNT: the layers a
- * primitive's gl_Layer may pick, the framebuffer's (1 in a multiview
- * subpass, whose draws run per view at the view's layer). */
+ * primitive's gl_Layer may pick, the framebuffer's; in a multiview subpass,
+ * whose draws run once per view with LAYER_OFFSET = the view, up to its
+ * highest view. */
 static void emit_render_area(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
                              uint32_t samples_log2, uint32_t sample_mask)
 {
@@ -94,8 +94,10 @@ static void emit_render_area(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_
    uint32_t x0 = clamp_coord(ra->offset.x), y0 = clamp_coord(ra->offset.y);
    uint32_t x1 = clamp_coord((int64_t)ra->offset.x + ra->extent.width);
    uint32_t y1 = clamp_coord((int64_t)ra->offset.y + ra->extent.height);
-   bool multiview = s->pass && s->pass->subpasses[s->subpass].view_mask;
-   uint32_t layers = !multiview && s->framebuffer ? s->framebuffer->layers : 1u;
+   uint32_t view_mask = s->pass ? s->pass->subpasses[s->subpass].view_mask : 0;
+   uint32_t layers = view_mask        ? 32u - (uint32_t)__builtin_clz(view_mask)
+                     : s->framebuffer ? s->framebuffer->layers
+                                      : 1u;
    const uint32_t area[5] = {samples_log2, sample_mask, x0 | y0 << 16, x1 | y1 << 16, layers};
    vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 5, area);
 }
@@ -104,7 +106,7 @@ void vkppu_cmd_emit_targets(struct vkppu_command_buffer *cmd)
 {
    if (!cmd->gfx.pass || !cmd->gfx.framebuffer)
       return;
-   emit_target_groups(&cmd->pb, &cmd->gfx, UINT32_MAX, 0);
+   emit_target_groups(&cmd->pb, &cmd->gfx, UINT32_MAX);
    emit_render_area(&cmd->pb, &cmd->gfx, 0, 0xfu);
 }
 
@@ -160,20 +162,21 @@ static void emit_viewports(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_st
    vkppu_gfx_emit(pb, PPU_GFX_SCISSOR(0), 2 * n, scissor);
 }
 
-/* Targets (layer: the multiview view), render area, viewports and scissors;
+/* Targets, render area, the view's LAYER_OFFSET, viewports and scissors;
  * returns the mask of enabled color targets. A secondary that inherits its
  * targets keeps the ones, and the render area, the primary set: it writes
- * only the sample mask. */
+ * only the sample mask and the view. */
 static uint32_t emit_targets(struct drv_pushbuf *pb, const struct vkppu_gfx_cmd_state *s,
                              const struct vkppu_gfx_pipeline *g, uint32_t view)
 {
    uint32_t enabled;
+   vkppu_gfx_emit(pb, PPU_GFX_LAYER_OFFSET, 1, &view);
    if (s->targets_inherited) {
       enabled = inherited_targets(s);
       const uint32_t samples[2] = {g->samples_log2, g->sample_mask}; /* SAMPLES_LOG2, SAMPLE_MASK */
       vkppu_gfx_emit(pb, PPU_GFX_SAMPLES_LOG2, 2, samples);
    } else {
-      enabled = emit_target_groups(pb, s, g->samples_log2, view);
+      enabled = emit_target_groups(pb, s, g->samples_log2);
       emit_render_area(pb, s, g->samples_log2, g->sample_mask);
    }
 

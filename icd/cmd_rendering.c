@@ -180,13 +180,6 @@ static struct vkppu_rendering_instance *make_instance(struct vkppu_command_buffe
              info->viewMask, VKPPU_MAX_MULTIVIEW_VIEW_COUNT);
       return NULL;
    }
-   if (info->viewMask && (info->flags & VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT)) {
-      report(cmd,
-             "vkCmdBeginRendering: viewMask 0x%x with secondary command buffers: multiview "
-             "secondaries cannot be drawn in on vkppu yet; nothing is rendered",
-             info->viewMask);
-      return NULL;
-   }
    if (!info->viewMask &&
        (info->layerCount == 0 || info->layerCount > VKPPU_MAX_FRAMEBUFFER_LAYERS)) {
       report(cmd, "vkCmdBeginRendering: layerCount %u is outside 1..%u", info->layerCount,
@@ -263,13 +256,6 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdEndRendering(VkCommandBuffer commandBuffer)
 void vkppu_cmd_inherit_rendering(struct vkppu_command_buffer *cmd,
                                  const VkCommandBufferInheritanceRenderingInfo *info)
 {
-   if (info->viewMask != 0) {
-      report(cmd,
-             "vkBeginCommandBuffer: inherited viewMask 0x%x: multiview cannot be drawn in "
-             "on vkppu yet; the secondary's draws are dropped",
-             info->viewMask);
-      return;
-   }
    struct vkppu_rendering_instance *in = instance_new(cmd);
    if (!in)
       return;
@@ -280,6 +266,10 @@ void vkppu_cmd_inherit_rendering(struct vkppu_command_buffer *cmd,
       report(cmd, "vkBeginCommandBuffer: VkCommandBufferInheritanceRenderingInfo: %s", why);
       return;
    }
+   /* Draws run once per view with the view as LAYER_OFFSET; the primary
+    * set the targets at their base layers. */
+   in->r.pass.multiview = info->viewMask != 0;
+   in->r.subpass.view_mask = info->viewMask;
    cmd->gfx.pass = &in->r.pass;
    cmd->gfx.subpass = 0;
    cmd->gfx.framebuffer = NULL;

@@ -79,8 +79,10 @@ static VkRenderPass multiview_pass(struct vkt_device *dev)
 }
 
 /* The scene through a multiview render pass, or (dynamic) through
- * vkCmdBeginRendering with the same view mask. */
-static void multiview_scene(bool dynamic)
+ * vkCmdBeginRendering with the same view mask; with secondary, the draw,
+ * its query and the clear are recorded in a secondary command buffer that
+ * inherits the view mask. */
+static void multiview_scene(bool dynamic, bool secondary)
 {
    struct vkt_context ctx;
    struct vkt_device dev;
@@ -172,6 +174,7 @@ static void multiview_scene(bool dynamic)
          };
          const VkRenderingInfo ri = {
              .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+             .flags = secondary ? VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT : 0,
              .renderArea = {{0, 0}, {GW, GH}},
              .viewMask = VIEW_MASK,
              .colorAttachmentCount = 1,
@@ -186,14 +189,30 @@ static void multiview_scene(bool dynamic)
          } else {
             vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
          }
-         gtu_bind_vertex_buffer(cmd, &vb);
-         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-         vkCmdBeginQuery(cmd, queries, 0, VK_QUERY_CONTROL_PRECISE_BIT);
-         vkCmdDraw(cmd, 6, 1, 0, 0);
-         vkCmdEndQuery(cmd, queries, 0);
+         VkCommandBuffer rec = cmd;
+         if (secondary) {
+            const VkCommandBufferInheritanceRenderingInfo ir = {
+                .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO,
+                .viewMask = VIEW_MASK,
+                .colorAttachmentCount = 1,
+                .pColorAttachmentFormats = &format,
+                .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+            const VkCommandBufferInheritanceInfo inh = {
+                .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO, .pNext = &ir};
+            rec = gtu_secondary_begin(&dev, &inh);
+         }
+         gtu_bind_vertex_buffer(rec, &vb);
+         vkCmdBindPipeline(rec, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         vkCmdBeginQuery(rec, queries, 0, VK_QUERY_CONTROL_PRECISE_BIT);
+         vkCmdDraw(rec, 6, 1, 0, 0);
+         vkCmdEndQuery(rec, queries, 0);
          const VkClearAttachment ca = {VK_IMAGE_ASPECT_COLOR_BIT, 0, {.color = {{0, 0, 0, 0}}}};
          const VkClearRect rect = {{{28, 0}, {4, 4}}, 0, 1};
-         vkCmdClearAttachments(cmd, 1, &ca, 1, &rect);
+         vkCmdClearAttachments(rec, 1, &ca, 1, &rect);
+         if (secondary) {
+            VKT_CHECK(vkEndCommandBuffer(rec));
+            vkCmdExecuteCommands(cmd, 1, &rec);
+         }
          if (dynamic) {
             vkCmdEndRenderingKHR(cmd);
             vkt_cmd_image_barrier(cmd, img.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -235,6 +254,8 @@ static void multiview_scene(bool dynamic)
                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
          CHECK_MSG(samples[0] + samples[1] == 2 * 8 * 24, "the views' queries hold %llu + %llu",
                    (unsigned long long)samples[0], (unsigned long long)samples[1]);
+         if (secondary)
+            vkFreeCommandBuffers(dev.device, dev.pools[ctx.universal_family], 1, &rec);
          vkt_buffer_destroy(&dev, &vb);
       }
    }
@@ -251,12 +272,17 @@ static void multiview_scene(bool dynamic)
 
 TEST_CASE(multiview_draws_clears_and_load_ops_reach_the_views_layers)
 {
-   multiview_scene(false);
+   multiview_scene(false, false);
 }
 
 TEST_CASE(dynamic_rendering_with_a_view_mask)
 {
-   multiview_scene(true);
+   multiview_scene(true, false);
+}
+
+TEST_CASE(dynamic_rendering_with_a_view_mask_in_a_secondary)
+{
+   multiview_scene(true, true);
 }
 
 /* Input attachments in multiview: subpass 0 draws the scene into A (view

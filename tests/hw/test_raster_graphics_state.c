@@ -130,7 +130,7 @@ TEST_CASE(undefined_methods_and_bad_data_fault_without_latching)
 {
    struct ppu_graphics_state s;
    ppu_graphics_state_init(&s);
-   const uint32_t undefined[] = {0x003, 0x0ff, 0x155, 0x1c8, 0x2a0, 0x311, 0x34a, 0x390, 0x3a6,
+   const uint32_t undefined[] = {0x003, 0x0ff, 0x156, 0x1c8, 0x2a0, 0x311, 0x34a, 0x390, 0x3a6,
                                  0x404, 0x444, 0x48d, 0x4c4, 0x4d1, 0x4ff, 0x500, 0x1fff};
    for (unsigned i = 0; i < sizeof(undefined) / sizeof(undefined[0]); i++) {
       enum ppu_graphics_action a;
@@ -143,6 +143,7 @@ TEST_CASE(undefined_methods_and_bad_data_fault_without_latching)
    } bad[] = {
        {PPU_GFX_SAMPLES_LOG2, 1},
        {PPU_GFX_SAMPLE_MASK, 0x10},
+       {PPU_GFX_LAYER_OFFSET, 2048},
        {PPU_GFX_TOPOLOGY, 6},
        {PPU_GFX_CULL, 4},
        {PPU_GFX_DEPTH_COMPARE, 8},

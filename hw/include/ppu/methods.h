@@ -292,6 +292,10 @@ enum ppu_gfx_method {
     * (targets at LAYER + that word); a primitive at or beyond it is
     * dropped. 0 counts as 1. At most 2048. */
    PPU_GFX_LAYER_COUNT = 0x154,
+   /* Added to every primitive's layer word before LAYER_COUNT checks it
+    * and it picks the targets' layer: a driver renders multiview by
+    * drawing once per view with LAYER_OFFSET = the view. Below 2048. */
+   PPU_GFX_LAYER_OFFSET = 0x155,
    /* Resolve targets (1x): the same 8 words; RESOLVE writes them. */
    PPU_GFX_RESOLVE_TARGET_BASE = 0x180,
    PPU_GFX_RESOLVE_DEPTH_TARGET_BASE = 0x1c0,

@@ -144,6 +144,8 @@ bool gfx_draw_begin(struct gfx_draw *d, struct ppu_graphics_engine *ge,
          p->on_setup = gfx_primitive_record;
       }
       p->shade_ctx = d;
+      /* Primitives that write no layer are at LAYER_OFFSET. */
+      d->layer = w[PPU_GFX_LAYER_OFFSET];
       ok = check_scratch(d) && map_targets(d);
    }
    if (!ok) {
@@ -254,15 +256,17 @@ static void rasterize(struct gfx_draw *d, const struct gfx_batch_primitive *prim
 {
    struct raster_pipeline *p = &d->pipe;
    const struct ppu_gfx_vertex_header *pv = record(d, prim->provoking);
-   /* The provoking vertex's layer picks the targets' layer; one at or
-    * beyond LAYER_COUNT has no memory behind it: the primitive goes. */
+   /* The provoking vertex's layer (plus LAYER_OFFSET) picks the targets'
+    * layer; one at or beyond LAYER_COUNT has no memory behind it: the
+    * primitive goes. */
    uint32_t layers = d->s->word[PPU_GFX_LAYER_COUNT] ? d->s->word[PPU_GFX_LAYER_COUNT] : 1u;
-   if (pv->layer >= layers) {
+   uint64_t layer = (uint64_t)pv->layer + d->s->word[PPU_GFX_LAYER_OFFSET];
+   if (layer >= layers) {
       p->primitives++;
       p->primitives_culled++;
       return;
    }
-   if (pv->layer != d->layer && !use_layer(d, pv->layer))
+   if (layer != d->layer && !use_layer(d, (uint32_t)layer))
       return;
    if (pv->viewport % PPU_GFX_VIEWPORTS != d->viewport)
       use_viewport(d, pv->viewport);

@@ -35,7 +35,7 @@ static bool in_group(uint32_t m, uint32_t base, uint32_t count, uint32_t size, u
 static bool known_method(uint32_t m)
 {
    uint32_t w;
-   if (m <= PPU_GFX_SCRATCH_SIZE || (m >= PPU_GFX_SAMPLES_LOG2 && m <= PPU_GFX_LAYER_COUNT))
+   if (m <= PPU_GFX_SCRATCH_SIZE || (m >= PPU_GFX_SAMPLES_LOG2 && m <= PPU_GFX_LAYER_OFFSET))
       return true;
    if (in_group(m, PPU_GFX_COLOR_TARGET_BASE, PPU_GFX_COLOR_TARGETS + 1, 8, &w) ||
        in_group(m, PPU_GFX_RESOLVE_TARGET_BASE, PPU_GFX_COLOR_TARGETS + 1, 8, &w) ||
@@ -102,6 +102,8 @@ static const char *check_data(uint32_t m, uint32_t d)
       return d > 0xf ? "SAMPLE_MASK: bits above 3" : NULL;
    case PPU_GFX_LAYER_COUNT:
       return d > PPU_GFX_MAX_LAYERS ? "LAYER_COUNT above 2048" : NULL;
+   case PPU_GFX_LAYER_OFFSET:
+      return d >= PPU_GFX_MAX_LAYERS ? "LAYER_OFFSET 2048 or above" : NULL;
    case PPU_GFX_RENDER_AREA_XY0:
    case PPU_GFX_RENDER_AREA_XY1:
       return (d & 0xffffu) > PPU_GFX_MAX_FRAMEBUFFER || (d >> 16) > PPU_GFX_MAX_FRAMEBUFFER
