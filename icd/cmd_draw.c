@@ -309,6 +309,15 @@ static bool prepare_draw(struct vkppu_command_buffer *cmd, uint32_t view)
    emit_fixed_function(pb, s, g);
 
    struct ppu_gfx_program vd = g->vertex, fd = g->fragment;
+   if (g->dynamic & VKPPU_DYN_VERTEX_INPUT) {
+      /* The programs compiled for this vertex input state. */
+      const struct vkppu_gfx_programs *v =
+          vkppu_gfx_variant(cmd->base.device, (struct vkppu_pipeline *)s->pipeline, &s->dynamic);
+      if (!v)
+         return false;
+      vd = v->vertex;
+      fd = v->fragment;
+   }
    vd.cbank[0].va = cbank_va;
    vd.cbank[0].size = DRV_ABI_GFX_CBANK0_SIZE;
    memcpy(map, &vd, sizeof(vd));

@@ -216,3 +216,39 @@ VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetPatchControlPointsEXT(VkCommandBuffer com
    (void)commandBuffer;
    (void)patchControlPoints;
 }
+
+/* VK_EXT_vertex_input_dynamic_state: the state as the compiler takes it
+ * (graphics_pipeline_variants.c compiles a pipeline's programs for it) and
+ * each binding's stride, as vkCmdBindVertexBuffers2 would set it. */
+VKAPI_ATTR void VKAPI_CALL vkppu_CmdSetVertexInputEXT(
+    VkCommandBuffer commandBuffer, uint32_t vertexBindingDescriptionCount,
+    const VkVertexInputBindingDescription2EXT *pVertexBindingDescriptions,
+    uint32_t vertexAttributeDescriptionCount,
+    const VkVertexInputAttributeDescription2EXT *pVertexAttributeDescriptions)
+{
+   VKPPU_FROM_HANDLE(vkppu_command_buffer, cmd, commandBuffer);
+   struct vkppu_gfx_dynamic *d = &cmd->gfx.dynamic;
+   /* Valid usage keeps the counts and numbers within the limits; drop what
+    * is not, so nothing is written past the arrays. */
+   d->vertex_binding_count = 0;
+   for (uint32_t i = 0; i < vertexBindingDescriptionCount; i++) {
+      const VkVertexInputBindingDescription2EXT *b = &pVertexBindingDescriptions[i];
+      if (b->binding >= DRV_ABI_MAX_VERTEX_BUFFERS ||
+          d->vertex_binding_count == DRV_ABI_MAX_VERTEX_BUFFERS)
+         continue;
+      d->vertex_bindings[d->vertex_binding_count++] = (struct drv_vertex_binding){
+          .binding = b->binding,
+          .per_instance = b->inputRate == VK_VERTEX_INPUT_RATE_INSTANCE,
+          .divisor = b->inputRate == VK_VERTEX_INPUT_RATE_INSTANCE ? b->divisor : 1u,
+      };
+      d->vertex_stride[b->binding] = b->stride;
+   }
+   d->vertex_attribute_count = 0;
+   for (uint32_t i = 0; i < vertexAttributeDescriptionCount; i++) {
+      const VkVertexInputAttributeDescription2EXT *a = &pVertexAttributeDescriptions[i];
+      if (d->vertex_attribute_count == DRV_GFX_MAX_SLOTS)
+         break;
+      d->vertex_attributes[d->vertex_attribute_count++] = (struct drv_vertex_attribute){
+          .location = a->location, .binding = a->binding, .format = a->format, .offset = a->offset};
+   }
+}

@@ -23,6 +23,7 @@
 #include "ppu/isa.h"
 #include "ppu/qmd.h"
 #include "sha256.h"
+#include "vkppu_graphics.h"
 #include "vkppu_physical_device.h"
 #include "vkppu_pipeline.h"
 
@@ -225,6 +226,8 @@ void vkppu_pipeline_destroy(struct vkppu_device *dev, const VkAllocationCallback
    vkppu_rt_source_free(pipe->library_source);
    free(pipe->library_source);
    free(pipe->group_stack);
+   if (pipe->gfx)
+      vkppu_gfx_variants_free(dev, pipe->gfx);
    free(pipe->gfx);
    vkppu_object_finish(&pipe->base);
    vkppu_device_free(dev, pAllocator, pipe);

@@ -131,6 +131,8 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT),
     FEATURE(VkPhysicalDeviceMultiDrawFeaturesEXT, multiDraw,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT, vertexInputDynamicState,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT),
 };
 #undef FEATURE
 

@@ -112,17 +112,79 @@ static struct ppu_gfx_program descriptor(const struct drv_shader_binary *b,
    return d;
 }
 
-#ifdef VKPPU_HAVE_COMPILER
+VkResult vkppu_gfx_build_programs(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
+                                  const struct drv_graphics_compile_request *req, const char *name,
+                                  struct vkppu_gfx_programs *out)
+{
+   memset(out, 0, sizeof(*out));
+   struct drv_graphics_binary bin;
+   memset(&bin, 0, sizeof(bin));
+   char err[512] = "";
+   if (drv_compile_graphics(req, &bin, err, sizeof(err)) != 0) {
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCreateGraphicsPipelines: cannot compile the shaders: %s", err);
+      return VK_ERROR_UNKNOWN;
+   }
+   const bool has_fs = bin.fragment.code != NULL;
+   if (bin.vertex.register_count == 0 || bin.vertex.register_count > MAX_REGISTERS_PER_THREAD ||
+       (has_fs && (bin.fragment.register_count == 0 ||
+                   bin.fragment.register_count > MAX_REGISTERS_PER_THREAD))) {
+      drv_graphics_binary_free(&bin);
+      return fail(dev, "a stage needs more registers than a thread has");
+   }
+   /* Vertex code, then fragment code on a 256-byte boundary. */
+   uint64_t vs_bytes = (uint64_t)bin.vertex.code_words * 4;
+   uint64_t fs_offset = (vs_bytes + 255u) & ~(uint64_t)255u;
+   out->bytes = fs_offset + (has_fs ? (uint64_t)bin.fragment.code_words * 4 : 0);
+   enum drv_result dr =
+       drv_bo_create(dev->drv, out->bytes, DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &out->bo);
+   if (dr != DRV_SUCCESS) {
+      drv_graphics_binary_free(&bin);
+      return vkppu_result_from_drv(dr);
+   }
+   memcpy(out->bo->map, bin.vertex.code, vs_bytes);
+   if (has_fs)
+      memcpy(out->bo->map + fs_offset, bin.fragment.code, (size_t)bin.fragment.code_words * 4);
+   out->vertex = descriptor(&bin.vertex, &bin.vertex_info, out->bo->va);
+   if (has_fs)
+      out->fragment = descriptor(&bin.fragment, &bin.fragment_info, out->bo->va + fs_offset);
+   out->vertex_info = bin.vertex_info;
+   out->fragment_info = bin.fragment_info;
+   out->clip_distance_count = bin.clip_distance_count;
+   out->cull_distance_count = bin.cull_distance_count;
+   drv_graphics_binary_free(&bin);
+   dr = drv_program_register(dev->drv, out->bo->va, out->bytes, name, pipeline_debug_name, pipe);
+   if (dr != DRV_SUCCESS) {
+      drv_bo_destroy(dev->drv, out->bo);
+      out->bo = NULL;
+      return vkppu_result_from_drv(dr);
+   }
+   return VK_SUCCESS;
+}
+
+void vkppu_gfx_programs_free(struct vkppu_device *dev, struct vkppu_gfx_programs *p)
+{
+   if (!p->bo)
+      return;
+   /* Before the memory goes: a fault report must not name freed code. */
+   drv_program_unregister(dev->drv, p->bo->va);
+   drv_bo_destroy(dev->drv, p->bo);
+   p->bo = NULL;
+}
+
 static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
                                    const VkGraphicsPipelineCreateInfo *ci,
                                    const struct stage_source *vs, const struct stage_source *fs,
                                    const struct drv_pipeline_abi *abi)
 {
+   struct vkppu_gfx_pipeline *g = pipe->gfx;
+   const bool dynamic_input = (g->dynamic & VKPPU_DYN_VERTEX_INPUT) != 0;
    struct drv_vertex_attribute attrs[DRV_GFX_MAX_SLOTS];
    struct drv_vertex_binding binds[DRV_ABI_MAX_VERTEX_BUFFERS];
    uint32_t attr_count, bind_count;
-   const char *why = vertex_input(ci->pVertexInputState, attrs, &attr_count, binds, &bind_count,
-                                  pipe->gfx->vertex_stride);
+   /* With a dynamic vertex input state pVertexInputState is ignored. */
+   const char *why = vertex_input(dynamic_input ? NULL : ci->pVertexInputState, attrs, &attr_count,
+                                  binds, &bind_count, g->vertex_stride);
    if (why)
       return fail(dev, why);
    uint32_t flags = 0;
@@ -144,8 +206,9 @@ static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeli
        .attribute_count = attr_count,
        .bindings = binds,
        .binding_count = bind_count,
-       .samples = 1u << pipe->gfx->samples_log2,
-       .sample_shading = pipe->gfx->sample_shading,
+       .samples = 1u << g->samples_log2,
+       .sample_shading = g->sample_shading,
+       .vertex_input_unknown = dynamic_input,
    };
    if (fs)
       req.fragment = (struct drv_compile_request){.spirv = fs->module->words,
@@ -156,64 +219,38 @@ static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeli
                                                   .abi = abi,
                                                   .max_registers = MAX_REGISTERS_PER_THREAD,
                                                   .debug_flags = flags};
-   struct drv_graphics_binary bin;
-   memset(&bin, 0, sizeof(bin));
-   char err[512] = "";
-   if (drv_compile_graphics(&req, &bin, err, sizeof(err)) != 0) {
-      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                   "vkCreateGraphicsPipelines: cannot compile the shaders: %s", err);
-      return VK_ERROR_UNKNOWN;
-   }
-   const bool has_fs = bin.fragment.code != NULL;
-   if (bin.vertex.register_count == 0 || bin.vertex.register_count > MAX_REGISTERS_PER_THREAD ||
-       (has_fs && (bin.fragment.register_count == 0 ||
-                   bin.fragment.register_count > MAX_REGISTERS_PER_THREAD))) {
-      drv_graphics_binary_free(&bin);
-      return fail(dev, "a stage needs more registers than a thread has");
-   }
-   /* Vertex code, then fragment code on a 256-byte boundary. */
-   uint64_t vs_bytes = (uint64_t)bin.vertex.code_words * 4;
-   uint64_t fs_offset = (vs_bytes + 255u) & ~(uint64_t)255u;
-   uint64_t total = fs_offset + (has_fs ? (uint64_t)bin.fragment.code_words * 4 : 0);
-   enum drv_result dr =
-       drv_bo_create(dev->drv, total, DRV_BO_HOST_MAPPED | DRV_BO_INTERNAL, 0, &pipe->code_bo);
-   if (dr != DRV_SUCCESS) {
-      drv_graphics_binary_free(&bin);
-      return vkppu_result_from_drv(dr);
-   }
-   memcpy(pipe->code_bo->map, bin.vertex.code, vs_bytes);
-   if (has_fs)
-      memcpy(pipe->code_bo->map + fs_offset, bin.fragment.code,
-             (size_t)bin.fragment.code_words * 4);
-   struct vkppu_gfx_pipeline *g = pipe->gfx;
-   g->vertex = descriptor(&bin.vertex, &bin.vertex_info, pipe->code_bo->va);
-   if (has_fs)
-      g->fragment = descriptor(&bin.fragment, &bin.fragment_info, pipe->code_bo->va + fs_offset);
-   /* The header's distances: the clip distances, then the cull distances. */
-   g->clip_distance_mask = (1u << bin.clip_distance_count) - 1u;
-   g->cull_distance_mask = ((1u << bin.cull_distance_count) - 1u) << bin.clip_distance_count;
-   /* The request, or what the shader implies (SampleId, SamplePosition, a
-    * Sample input); per sample only means something at 4x. */
-   g->sample_shading = has_fs && g->samples_log2 == 2 && bin.fragment_info.sample_shading ? 1u : 0u;
-   /* The fragment program may read one slot more than the vertex program
-    * writes: gl_PointCoord's, which setup fills in. */
-   uint32_t slots = bin.vertex_info.attribute_count;
-   uint32_t read = has_fs && bin.fragment_info.attribute_count > slots
-                       ? bin.fragment_info.attribute_count
-                       : slots;
-   g->scratch_size =
-       (32u * PPU_GFX_VERTEX_STRIDE(slots) + PPU_GFX_PRIMITIVE_STRIDE(read) + 255u) & ~255u;
-   pipe->program = (struct vkppu_program_info){.code_words = (uint32_t)(total / 4),
-                                               .register_count = bin.vertex.register_count,
-                                               .local_memory_size = bin.vertex.local_memory_size};
-   drv_graphics_binary_free(&bin);
    char name[DRV_PROGRAM_NAME_SIZE];
    snprintf(name, sizeof(name), "graphics pipeline 0x%" PRIx64 " (vertex %s, fragment %s)",
             (uint64_t)(uintptr_t)pipe, vs->entry, fs ? fs->entry : "none");
-   dr = drv_program_register(dev->drv, pipe->code_bo->va, total, name, pipeline_debug_name, pipe);
-   return dr == DRV_SUCCESS ? VK_SUCCESS : vkppu_result_from_drv(dr);
+   struct vkppu_gfx_programs prog;
+   VkResult r = vkppu_gfx_build_programs(dev, pipe, &req, name, &prog);
+   if (r != VK_SUCCESS)
+      return r;
+   const bool has_fs = prog.fragment.program_va != 0;
+   pipe->code_bo = prog.bo;
+   g->vertex = prog.vertex;
+   g->fragment = prog.fragment;
+   /* The header's distances: the clip distances, then the cull distances. */
+   g->clip_distance_mask = (1u << prog.clip_distance_count) - 1u;
+   g->cull_distance_mask = ((1u << prog.cull_distance_count) - 1u) << prog.clip_distance_count;
+   /* The request, or what the shader implies (SampleId, SamplePosition, a
+    * Sample input); per sample only means something at 4x. */
+   g->sample_shading =
+       has_fs && g->samples_log2 == 2 && prog.fragment_info.sample_shading ? 1u : 0u;
+   /* The fragment program may read one slot more than the vertex program
+    * writes: gl_PointCoord's, which setup fills in. */
+   uint32_t slots = prog.vertex_info.attribute_count;
+   uint32_t read = has_fs && prog.fragment_info.attribute_count > slots
+                       ? prog.fragment_info.attribute_count
+                       : slots;
+   g->scratch_size =
+       (32u * PPU_GFX_VERTEX_STRIDE(slots) + PPU_GFX_PRIMITIVE_STRIDE(read) + 255u) & ~255u;
+   pipe->program = (struct vkppu_program_info){.code_words = (uint32_t)(prog.bytes / 4),
+                                               .register_count = prog.vertex.register_count,
+                                               .local_memory_size = prog.vertex.local_memory_size};
+   /* Programs for the draws' vertex input states come from the same sources. */
+   return dynamic_input ? vkppu_gfx_variants_init(dev, pipe, &req) : VK_SUCCESS;
 }
-#endif
 
 static VkResult create_pipeline(struct vkppu_device *dev, const VkGraphicsPipelineCreateInfo *ci,
                                 const VkAllocationCallbacks *pAllocator, VkPipeline *out)
@@ -289,14 +326,10 @@ static VkResult create_pipeline(struct vkppu_device *dev, const VkGraphicsPipeli
          r = fail(dev, why);
    }
    if (r == VK_SUCCESS) {
-#ifdef VKPPU_HAVE_COMPILER
       struct drv_pipeline_abi abi = layout->abi;
       abi.robust_buffer_access =
           vkppu_pipeline_buffer_robustness(dev, ci->pNext, ci->pStages, ci->stageCount, true);
       r = compile_and_upload(dev, pipe, ci, vs, fs, &abi);
-#else
-      r = fail(dev, "this build of vkppu has no shader compiler");
-#endif
    }
    free(src);
    if (r != VK_SUCCESS) {

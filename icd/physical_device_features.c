@@ -170,6 +170,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(ROBUSTNESS_2_FEATURES_EXT, VkPhysicalDeviceRobustness2FeaturesEXT)                            \
    X(PIPELINE_ROBUSTNESS_FEATURES_EXT, VkPhysicalDevicePipelineRobustnessFeaturesEXT)              \
    X(MULTI_DRAW_FEATURES_EXT, VkPhysicalDeviceMultiDrawFeaturesEXT)                                \
+   X(VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT)  \
    X(PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,                                                    \
      VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT)
 
@@ -614,6 +615,11 @@ static void set_supported_features(VkBaseOutStructure *s)
       f->vertexAttributeInstanceRateZeroDivisor = VK_TRUE;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT:
+      /* A pipeline's programs compiled for each vertex input state draws
+       * use (graphics_pipeline_variants.c; api.graphics_dynamic_state). */
+      ((VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT *)s)->vertexInputDynamicState = VK_TRUE;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
       /* vkCmdDrawMulti*EXT: one DRAW_INDIRECT over the draws' records
        * (cmd_draw.c; api.graphics_features). */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "shader_abi.h"
 #include "vkppu_object.h"
 
@@ -44,6 +45,8 @@ struct vkppu_framebuffer;
 #define VKPPU_DYN_LOGIC_OP (1u << 22)
 #define VKPPU_DYN_VIEWPORT_COUNT (1u << 23)
 #define VKPPU_DYN_SCISSOR_COUNT (1u << 24)
+/* VK_EXT_vertex_input_dynamic_state (the strides come with it). */
+#define VKPPU_DYN_VERTEX_INPUT (1u << 25)
 
 /* maxViewports: the graphics engine's VIEWPORT(i) and SCISSOR(i) groups
  * (PPU_GFX_VIEWPORTS). */
@@ -68,6 +71,10 @@ struct vkppu_gfx_dynamic {
    uint32_t stencil_test_enable, stencil_ops[2];
    uint32_t rasterizer_discard, depth_bias_enable, primitive_restart, logic_op;
    uint32_t vertex_stride[DRV_ABI_MAX_VERTEX_BUFFERS]; /* vkCmdBindVertexBuffers2 */
+   /* vkCmdSetVertexInputEXT, as the compiler takes a vertex input state. */
+   struct drv_vertex_attribute vertex_attributes[DRV_GFX_MAX_SLOTS];
+   struct drv_vertex_binding vertex_bindings[DRV_ABI_MAX_VERTEX_BUFFERS];
+   uint32_t vertex_attribute_count, vertex_binding_count;
 };
 
 /* The command buffer's graphics state (cmd_draw.c, cmd_render_pass.c,

@@ -48,7 +48,39 @@ struct vkppu_gfx_pipeline {
    uint32_t sample_shading;
    uint32_t logic_op_enable; /* LOGIC_OP bit 4; the op is values.logic_op */
    uint32_t pixel_order;     /* enum ppu_gfx_pixel_order (VK_AMD_rasterization_order) */
+   /* VKPPU_DYN_VERTEX_INPUT: the sources to compile the programs again for
+    * each vertex input state draws use (graphics_pipeline_variants.c). */
+   struct vkppu_gfx_variants *variants;
 };
+
+/* One compile of a pipeline's programs, in GPU memory: both programs in
+ * bo (registered for fault reports), their descriptors, and what the
+ * pipeline takes from the compile. */
+struct vkppu_gfx_programs {
+   struct drv_bo *bo;
+   uint64_t bytes;
+   struct ppu_gfx_program vertex, fragment; /* fragment.program_va 0: none */
+   struct drv_graphics_program_info vertex_info, fragment_info;
+   uint32_t clip_distance_count, cull_distance_count;
+};
+
+/* Compiles req and uploads the programs (graphics_pipeline.c); errors are
+ * reported with their reason. `name` labels the code in fault reports. */
+VkResult vkppu_gfx_build_programs(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
+                                  const struct drv_graphics_compile_request *req, const char *name,
+                                  struct vkppu_gfx_programs *out);
+void vkppu_gfx_programs_free(struct vkppu_device *dev, struct vkppu_gfx_programs *p);
+
+/* Dynamic vertex input (graphics_pipeline_variants.c): keeps copies of the
+ * compile's sources; the programs for the command buffer's vertex input
+ * state (compiled on first use, then kept until the pipeline goes), or
+ * NULL after a reported error; the copies freed. */
+VkResult vkppu_gfx_variants_init(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
+                                 const struct drv_graphics_compile_request *req);
+const struct vkppu_gfx_programs *vkppu_gfx_variant(struct vkppu_device *dev,
+                                                   struct vkppu_pipeline *pipe,
+                                                   const struct vkppu_gfx_dynamic *state);
+void vkppu_gfx_variants_free(struct vkppu_device *dev, struct vkppu_gfx_pipeline *g);
 
 /* The encodings shared by pipelines and the dynamic-state commands. */
 static inline uint32_t vkppu_gfx_cull_word(VkCullModeFlags cull)

@@ -134,6 +134,10 @@ struct drv_graphics_compile_request {
    /* The pipeline asks for per-sample shading (sampleShadingEnable with
     * minSampleShading * samples > 1); the shader may imply it anyway. */
    uint32_t sample_shading; /* 0 or 1 */
+   /* The vertex input state is dynamic and not known yet: a location
+    * without an attribute reads (0, 0, 0, 1) instead of failing, so the
+    * pipeline's other state can be checked and laid out at creation. */
+   uint32_t vertex_input_unknown; /* 0 or 1 */
 };
 
 /* What the driver copies into a struct ppu_gfx_program besides the code. */

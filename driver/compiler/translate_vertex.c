@@ -113,6 +113,11 @@ static bool fetch_attribute(struct xl_ctx *c, uint32_t location, uint32_t out[4]
    for (uint32_t i = 0; i < req->attribute_count; i++)
       if (req->attributes[i].location == location)
          a = &req->attributes[i];
+   if (!a && req->vertex_input_unknown) {
+      for (unsigned k = 0; k < 4; k++)
+         out[k] = xl_imm32(c, k == 3 ? xl_gfx_f32(1.0f) : 0u);
+      return true;
+   }
    if (!a) {
       xl_fail(c, "vertex input location %u has no attribute in the vertex input state", location);
       return false;

@@ -335,6 +335,102 @@ TEST_CASE(dynamic_logic_op)
    vkt_context_destroy(&ctx);
 }
 
+/* VK_EXT_vertex_input_dynamic_state: one pipeline with no vertex input
+ * state draws three rectangles with three states set by
+ * vkCmdSetVertexInputEXT: the gvertex layout (float colour at offset 12),
+ * the colour from a second binding of R8G8B8A8_UNORM per instance, and
+ * the first again (a compiled state reused). Each must read its layout. */
+TEST_CASE(vertex_input_state_set_by_the_command_buffer)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   memset(&dev, 0, sizeof(dev));
+   if (!vkt_context_create(&ctx))
+      return;
+   VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT have = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT};
+   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+   vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
+   if (!have.vertexInputDynamicState) {
+      if (ctx.is_vkppu)
+         CHECK_MSG(false, "vkppu does not report vertexInputDynamicState");
+      else
+         vkt_skip("vertexInputDynamicState not supported");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   static const char *const extensions[] = {VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME};
+   struct vkt_device_desc desc = {
+       .feature_chain = &have, .extensions = extensions, .extension_count = 1};
+   struct gtarget t;
+   if (!gtu_case_begin(&ctx, &dev, &desc, VK_FORMAT_UNDEFINED, &t))
+      return;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   const VkDynamicState dyn = VK_DYNAMIC_STATE_VERTEX_INPUT_EXT;
+   struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                 .dynamic = &dyn,
+                                 .dynamic_count = 1,
+                                 .layout = layout,
+                                 .pass = t.pass};
+   VkPipeline pipe;
+   VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+   struct gvertex v[18];
+   gtu_rect(&v[0], 2, 2, 10, 10, 0.5f, RED);
+   gtu_rect(&v[6], 12, 2, 20, 10, 0.5f, RED);
+   gtu_rect(&v[12], 22, 2, 30, 10, 0.5f, RED);
+   /* Binding 1: one R8G8B8A8_UNORM colour per instance (blue). */
+   const uint32_t instance_colour[1] = {0xffff0000u};
+   struct vkt_buffer vb, cb;
+   bool have_vb = gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb);
+   bool have_cb = have_vb && gtu_data_buffer(&dev, instance_colour, sizeof(instance_colour),
+                                             VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &cb);
+   if (pipe && have_cb) {
+      const VkVertexInputBindingDescription2EXT one_binding[1] = {
+          {VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, NULL, 0,
+           sizeof(struct gvertex), VK_VERTEX_INPUT_RATE_VERTEX, 1}};
+      const VkVertexInputAttributeDescription2EXT float_colour[2] = {
+          {VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, NULL, 0, 0,
+           VK_FORMAT_R32G32B32_SFLOAT, 0},
+          {VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, NULL, 1, 0,
+           VK_FORMAT_R32G32B32A32_SFLOAT, 12}};
+      const VkVertexInputBindingDescription2EXT two_bindings[2] = {
+          one_binding[0],
+          {VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, NULL, 1, 4,
+           VK_VERTEX_INPUT_RATE_INSTANCE, 1}};
+      const VkVertexInputAttributeDescription2EXT byte_colour[2] = {
+          float_colour[0],
+          {VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, NULL, 1, 1,
+           VK_FORMAT_R8G8B8A8_UNORM, 0}};
+      VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+      VkBuffer bufs[2] = {vb.buffer, cb.buffer};
+      VkDeviceSize offs[2] = {0, 0};
+      vkCmdBindVertexBuffers(cmd, 0, 2, bufs, offs);
+      vkCmdSetVertexInputEXT(cmd, 1, one_binding, 2, float_colour);
+      vkCmdDraw(cmd, 6, 1, 0, 0);
+      vkCmdSetVertexInputEXT(cmd, 2, two_bindings, 2, byte_colour);
+      vkCmdDraw(cmd, 6, 1, 6, 0);
+      /* The first state again: its compiled programs, not the second's. */
+      vkCmdSetVertexInputEXT(cmd, 1, one_binding, 2, float_colour);
+      vkCmdDraw(cmd, 6, 1, 12, 0);
+      if (gtu_end_read(&dev, &t, cmd)) {
+         uint32_t want[GW * GH] = {0};
+         gtu_fill(want, 2, 2, 10, 10, gtu_rgba(255, 0, 0, 255));
+         gtu_fill(want, 12, 2, 20, 10, gtu_rgba(0, 0, 255, 255));
+         gtu_fill(want, 22, 2, 30, 10, gtu_rgba(255, 0, 0, 255));
+         CHECK(gtu_check(&t, want, 0, "dynamic vertex input") == 0);
+      }
+   }
+   if (have_cb)
+      vkt_buffer_destroy(&dev, &cb);
+   if (have_vb)
+      vkt_buffer_destroy(&dev, &vb);
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   gtu_case_end(&ctx, &dev, &t);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
