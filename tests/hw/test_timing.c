@@ -49,18 +49,40 @@ TEST_CASE(cache_model_is_lru_within_a_set)
 TEST_CASE(dram_bandwidth_spaces_transfers_by_bytes_per_cycle)
 {
    struct ppu_dram_model d;
-   ppu_dram_model_init(&d, 100, 32); /* a 128-byte line takes 4 cycles */
+   REQUIRE(ppu_dram_model_init(&d, 100, 32)); /* a 128-byte line takes 4 cycles */
    CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 4 + 100);
    /* Requested together: the second waits for the bus. */
    CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 8 + 100);
    /* Later, on an idle bus: no wait. */
    CHECK_EQ_U64(ppu_dram_model_transfer(&d, 1000, 128), 1000 + 4 + 100);
    /* More than a line per cycle stays exact: 4 lines at 256 B/cycle = 2. */
-   ppu_dram_model_init(&d, 0, 256);
+   ppu_dram_model_finish(&d);
+   REQUIRE(ppu_dram_model_init(&d, 0, 256));
    uint64_t last = 0;
    for (int i = 0; i < 4; i++)
       last = ppu_dram_model_transfer(&d, 0, 128);
    CHECK_EQ_U64(last, 2);
+   ppu_dram_model_finish(&d);
+}
+
+/* Issue 31: a transfer booked ahead (a TTU walk books its misses when the
+ * instruction issues) must not hold up one requested earlier that reaches
+ * the bus after it; a single "bus free at" mark made every miss on the chip
+ * wait for the furthest booking. */
+TEST_CASE(dram_transfer_requested_earlier_does_not_wait_for_one_booked_ahead)
+{
+   struct ppu_dram_model d;
+   REQUIRE(ppu_dram_model_init(&d, 100, 32));
+   CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10000, 128), 10000 + 4 + 100);
+   CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 4 + 100);
+   CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 8 + 100); /* behind it */
+   /* The bandwidth still holds for requests at one cycle: 64 lines at 4
+    * cycles each. */
+   uint64_t last = 0;
+   for (int i = 0; i < 64; i++)
+      last = ppu_dram_model_transfer(&d, 50000, 128);
+   CHECK_EQ_U64(last, 50000 + 64 * 4 + 100);
+   ppu_dram_model_finish(&d);
 }
 
 static void timing_config(struct ppu_gpu_config *cfg)
@@ -113,6 +135,45 @@ TEST_CASE(a_miss_costs_the_configured_latencies_and_a_hit_the_l1s)
    /* A write-back: a dirty line evicted from the L2 is written to DRAM. */
    CHECK_EQ_U64(counters.value[PPU_COUNTER_DRAM_BYTES_WRITTEN], 0);
    ppu_l1_finish(&small);
+   ppu_l1_finish(&l1);
+   ppu_l2_finish(&l2);
+}
+
+/* Issue 31: a line whose fill was booked ahead (at a later cycle) by one
+ * requester does not make a request made before it wait for that fill: the
+ * earlier request fetches the line itself, and later requests wait for the
+ * earlier fill. In the L1 and in the L2 (another SM's L1 booked ahead). */
+TEST_CASE(a_request_made_before_a_fill_booked_ahead_fetches_the_line_itself)
+{
+   struct ppu_gpu_config cfg;
+   timing_config(&cfg);
+   cfg.l1_latency = 30;
+   cfg.l2_latency = 200;
+   cfg.dram_latency = 300;
+   cfg.dram_bytes_per_cycle = 64;
+   struct ppu_l2 l2;
+   struct ppu_l1 l1, other;
+   static struct ppu_counter_block counters;
+   memset(&counters, 0, sizeof(counters));
+   REQUIRE(ppu_l2_init(&l2, &cfg));
+   REQUIRE(ppu_l1_init(&l1, &cfg, &l2, &counters));
+   REQUIRE(ppu_l1_init(&other, &cfg, &l2, &counters));
+   CHECK_EQ_U64(ppu_l1_read(&l1, 9000, 0x10000), 9000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l1_read(&l1, 1000, 0x10000), 1000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l1_read(&l1, 1100, 0x10000), 1000 + 200 + 2 + 300); /* merged */
+   CHECK_EQ_U64(ppu_l1_read(&l1, 9000, 0x10000), 9000 + 30);
+   /* The other SM's L1 misses; its L2 request comes before the fill. */
+   CHECK_EQ_U64(ppu_l1_read(&other, 900, 0x10000), 900 + 200 + 2 + 300);
+   /* The L2 alone. */
+   CHECK_EQ_U64(ppu_l2_access(&l2, &counters, 7000, 0x20000, false), 7000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l2_access(&l2, &counters, 2000, 0x20000, false), 2000 + 200 + 2 + 300);
+   /* Counted as the tags saw them: the refetches are not new accesses. */
+   CHECK_EQ_U64(counters.value[PPU_COUNTER_L1_MISSES], 2);
+   CHECK_EQ_U64(counters.value[PPU_COUNTER_L1_HITS], 3);
+   CHECK_EQ_U64(counters.value[PPU_COUNTER_L2_MISSES], 2);
+   CHECK_EQ_U64(counters.value[PPU_COUNTER_L2_HITS], 2);
+   CHECK_EQ_U64(counters.value[PPU_COUNTER_DRAM_BYTES_READ], 2 * 128);
+   ppu_l1_finish(&other);
    ppu_l1_finish(&l1);
    ppu_l2_finish(&l2);
 }
