@@ -14,6 +14,7 @@
 #include "timing/dram_model.h"
 #include "timing/fu_pipeline.h"
 #include "timing/memory_system.h"
+#include "timing/mshr_calendar.h"
 #include "timing/ttu_datapath.h"
 
 TEST_CASE(pipeline_result_after_latency_next_issue_after_interval)
@@ -115,13 +116,14 @@ TEST_CASE(a_miss_costs_the_configured_latencies_and_a_hit_the_l1s)
    CHECK_EQ_U64(ppu_l1_read(&l1, 1001, 0x10040), 1000 + 200 + 2 + 300);
    /* After it arrived: an L1 hit. */
    CHECK_EQ_U64(ppu_l1_read(&l1, 5000, 0x10000), 5000 + 30);
-   /* Two MSHRs: a third miss in flight waits for the first to return. */
+   /* Two MSHRs: a third miss in flight waits for the first to return
+    * (6502), to the start of the MSHR calendar's next 8-cycle window. */
    uint64_t a = ppu_l1_read(&l1, 6000, 0x20000);
    uint64_t b = ppu_l1_read(&l1, 6000, 0x30000);
    uint64_t c = ppu_l1_read(&l1, 6000, 0x40000);
    CHECK_EQ_U64(a, 6000 + 200 + 2 + 300);
    CHECK_EQ_U64(b, 6000 + 200 + 4 + 300); /* behind a on the bus */
-   CHECK_EQ_U64(c, a + 200 + 2 + 300);
+   CHECK_EQ_U64(c, 6504 + 200 + 2 + 300);
    CHECK_EQ_U64(counters.value[PPU_COUNTER_L1_MSHR_STALLS], 1);
    /* Evicted from the L1 but in the L2: the L2's latency. */
    struct ppu_l1 small;
@@ -174,6 +176,41 @@ TEST_CASE(a_request_made_before_a_fill_booked_ahead_fetches_the_line_itself)
    CHECK_EQ_U64(counters.value[PPU_COUNTER_L2_HITS], 2);
    CHECK_EQ_U64(counters.value[PPU_COUNTER_DRAM_BYTES_READ], 2 * 128);
    ppu_l1_finish(&other);
+   ppu_l1_finish(&l1);
+   ppu_l2_finish(&l2);
+}
+
+/* Issue 31: misses booked ahead hold their MSHRs only while they are in
+ * flight; a miss made before them is not held up. */
+TEST_CASE(mshrs_booked_ahead_do_not_hold_up_an_earlier_miss)
+{
+   struct ppu_mshr_calendar c;
+   REQUIRE(ppu_mshr_calendar_init(&c, 2));
+   ppu_mshr_calendar_hold(&c, 10000, 10500);
+   ppu_mshr_calendar_hold(&c, 10000, 10500);
+   CHECK_EQ_U64(ppu_mshr_calendar_first_free(&c, 10100), 10504);
+   CHECK_EQ_U64(ppu_mshr_calendar_first_free(&c, 1000), 1000);
+   /* ... unless it would still be in flight when they start: it takes its
+    * MSHR at once all the same (it came first), and they are what waits. */
+   CHECK_EQ_U64(ppu_mshr_calendar_first_free(&c, 9990), 9990);
+   ppu_mshr_calendar_finish(&c);
+   /* The same through the L1: two misses 9000 cycles ahead, then one now. */
+   struct ppu_gpu_config cfg;
+   timing_config(&cfg);
+   cfg.l1_mshrs = 2;
+   cfg.l2_latency = 200;
+   cfg.dram_latency = 300;
+   cfg.dram_bytes_per_cycle = 64;
+   struct ppu_l2 l2;
+   struct ppu_l1 l1;
+   static struct ppu_counter_block counters;
+   memset(&counters, 0, sizeof(counters));
+   REQUIRE(ppu_l2_init(&l2, &cfg));
+   REQUIRE(ppu_l1_init(&l1, &cfg, &l2, &counters));
+   ppu_l1_read(&l1, 10000, 0x10000);
+   ppu_l1_read(&l1, 10000, 0x20000);
+   CHECK_EQ_U64(ppu_l1_read(&l1, 1000, 0x30000), 1000 + 200 + 2 + 300);
+   CHECK_EQ_U64(counters.value[PPU_COUNTER_L1_MSHR_STALLS], 0);
    ppu_l1_finish(&l1);
    ppu_l2_finish(&l2);
 }

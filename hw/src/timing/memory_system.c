@@ -1,7 +1,6 @@
 /* See memory_system.h. */
 #include "timing/memory_system.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 bool ppu_l2_init(struct ppu_l2 *l2, const struct ppu_gpu_config *cfg)
@@ -78,16 +77,15 @@ bool ppu_l1_init(struct ppu_l1 *l1, const struct ppu_gpu_config *cfg, struct ppu
 {
    memset(l1, 0, sizeof(*l1));
    l1->latency = cfg->l1_latency;
-   l1->mshrs = cfg->l1_mshrs;
    l1->l2 = l2;
    l1->counters = counters;
-   l1->mshr_free_at = calloc(l1->mshrs, sizeof(*l1->mshr_free_at));
-   return l1->mshr_free_at && ppu_cache_model_init(&l1->tags, cfg->l1_size, cfg->l1_ways);
+   return ppu_mshr_calendar_init(&l1->mshrs, cfg->l1_mshrs) &&
+          ppu_cache_model_init(&l1->tags, cfg->l1_size, cfg->l1_ways);
 }
 
 void ppu_l1_finish(struct ppu_l1 *l1)
 {
-   free(l1->mshr_free_at);
+   ppu_mshr_calendar_finish(&l1->mshrs);
    ppu_cache_model_finish(&l1->tags);
 }
 
@@ -95,18 +93,11 @@ void ppu_l1_finish(struct ppu_l1 *l1)
  * none is free) and asks the L2. Returns when the line is back. */
 static uint64_t l1_fetch(struct ppu_l1 *l1, uint64_t now, uint64_t addr, bool count)
 {
-   /* The MSHR that frees first; when none is free now the miss waits. */
-   uint32_t m = 0;
-   for (uint32_t i = 1; i < l1->mshrs; i++)
-      if (l1->mshr_free_at[i] < l1->mshr_free_at[m])
-         m = i;
-   uint64_t start = now;
-   if (l1->mshr_free_at[m] > now) {
-      start = l1->mshr_free_at[m];
+   uint64_t start = ppu_mshr_calendar_first_free(&l1->mshrs, now);
+   if (start > now)
       ppu_counter_add(l1->counters, PPU_COUNTER_L1_MSHR_STALLS, 1);
-   }
    uint64_t ready = l2_access(l1->l2, l1->counters, start, addr, false, count);
-   l1->mshr_free_at[m] = ready;
+   ppu_mshr_calendar_hold(&l1->mshrs, start, ready);
    return ready;
 }
 
