@@ -176,6 +176,13 @@ static VkResult measure(struct bench *b, const struct vk_sample_compute_pipeline
                                               sizeof(res), VK_QUERY_RESULT_WAIT_BIT));
    for (uint32_t c = 0; c < C_COUNT; c++)
       out->v[c] = res[c].uint64;
+   if (out->v[C_CYCLES] == 0) {
+      fprintf(stderr,
+              "%s: timing.chip_cycles reads 0: run vkppu in timing mode "
+              "(VKPPU_HW_CONFIG=desktop,gpu.mode=timing)\n",
+              TAG);
+      return VK_ERROR_FEATURE_NOT_PRESENT;
+   }
    return VK_SUCCESS;
 }
 
@@ -321,8 +328,9 @@ static int run(struct bench *b, const struct options *o)
           "| --- | ---: | ---: | ---: | ---: | ---: |\n");
    for (int i = 0; i < 3; i++) {
       struct sample s;
-      if (chase_latency(b, level[i].lines, o->steps, level[i].warm, &latency[i], &s))
-         return 1;
+      r = chase_latency(b, level[i].lines, o->steps, level[i].warm, &latency[i], &s);
+      if (r != VK_SUCCESS)
+         return r == VK_ERROR_FEATURE_NOT_PRESENT ? 77 : 1;
       printf("| %s latency (pointer chase) | %u KiB | %.1f | %llu | %llu | %llu |\n", level[i].name,
              level[i].lines / 8, latency[i], (unsigned long long)s.v[C_L1_HITS],
              (unsigned long long)s.v[C_L2_HITS], (unsigned long long)s.v[C_DRAM_BYTES]);
