@@ -20,11 +20,12 @@ workgroups run on a few SMs while the others have nothing left. Also prints the 
 speed (SM cycles per host second of the grid, from the progress line).
 """
 import argparse
-import csv
 import os
 import re
 import subprocess
 import sys
+
+from ao_sample import run_ao
 
 # SM count -> (gpu.gpcs, gpu.tpcs_per_gpc, gpu.sms_per_tpc), TU102-like
 # shapes (2 SMs per TPC) as far as they go.
@@ -46,26 +47,12 @@ def preset_value(args, key):
 
 def run(args, scene, sms, work):
     """One timed run; returns (counters, seconds of the grids)."""
-    os.makedirs(work, exist_ok=True)
-    g, t, s = SHAPES[sms]
-    counters = os.path.join(work, "counters.csv")
     conf = "%s,gpu.mode=timing,gpu.gpcs=%d,gpu.tpcs_per_gpc=%d,gpu.sms_per_tpc=%d" % (
-        args.config, g, t, s)
-    icd = os.path.join(args.build, "vkppu_icd_build.json")
-    env = dict(os.environ, VK_ICD_FILENAMES=icd, VK_DRIVER_FILES=icd, VKPPU_HW_CONFIG=conf,
-               VKPPU_COUNTERS_FILE=counters)
-    cmd = [os.path.join(args.build, "samples/rq_ambient_occlusion/rq_ambient_occlusion"),
-           "--scene", scene, "--width", str(args.width), "--height", str(args.height),
-           "--output", os.path.join(work, "ao.png")]
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0:
-        sys.exit("timing_scaling: %s failed (%s):\n%s" % (" ".join(cmd), conf, p.stdout))
-    values = {}
-    with open(counters) as f:
-        for row in csv.DictReader(f):
-            values[row["counter"]] = int(row["value"])
+        (args.config,) + SHAPES[sms])
+    values, out = run_ao(args.build, conf, scene, args.width, args.height, work,
+                         tag="timing_scaling")
     # "vkppu timing: grid N: done, C cycles in S s" (grids over a second).
-    seconds = sum(float(x) for x in re.findall(r"done, \d+ cycles in ([0-9.]+) s", p.stdout))
+    seconds = sum(float(x) for x in re.findall(r"done, \d+ cycles in ([0-9.]+) s", out))
     return values, seconds
 
 
