@@ -1,5 +1,6 @@
 /* ppu_microbench: load latency per memory level (L1, L2, DRAM) by pointer
- * chase, and DRAM read bandwidth, measured through plain Vulkan compute with
+ * chase, DRAM read bandwidth, shared-memory latency with and without bank
+ * conflicts and the FP32 FMA latency, measured through plain Vulkan compute with
  * VK_KHR_performance_query's `timing.chip_cycles` (vkppu in timing mode,
  * docs/timing.md: VKPPU_HW_CONFIG=desktop,gpu.mode=timing). It prints one
  * table row per metric with the model's figure; docs/timing.md compares
@@ -21,10 +22,13 @@
  * Bandwidth: grids that read lines nothing has read once, in coalesced
  * 16-byte words; the difference of two sizes (stream_bandwidth).
  *
- * --check: exit 1 unless L1 < L2 < DRAM latency and the bandwidth is
- * positive (tests/timing). Without the extension or the counter (another
- * driver, or vkppu in functional mode, where timing counters read 0) it
- * exits 77. */
+ * Shared memory and FMA: one dispatch's dependent chains (shared loads
+ * that stay on one word per lane, 32 lanes on 32 banks or on one bank;
+ * FMAs), the same difference of two lengths.
+ *
+ * --check: exit 1 unless L1 < L2 < DRAM latency, the bandwidth is positive
+ * and a bank conflict costs more than none (tests/timing). Without the extension or the counter
+ * (another driver, or vkppu in functional mode, where timing counters read 0) it exits 77. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +56,7 @@ struct bench {
    struct vk_sample_device dev;
    VkQueryPool pool;
    struct vk_sample_buffer data, sink;
-   struct vk_sample_compute_pipeline chase, stream;
+   struct vk_sample_compute_pipeline chase, stream, shared_chase, fma_chain;
 };
 
 /* Counter deltas of one dispatch. */
@@ -213,6 +217,24 @@ static bool chain_write(struct bench *b, uint32_t lines, const uint32_t at[2], u
    return true;
 }
 
+/* Cycles per operation of a one-group dispatch of p whose push constants
+ * are {param, steps}: runs of base and base + steps steps (param[0] and
+ * param[1]), each step `ops` operations; *extra gets the counters of the
+ * difference. */
+static VkResult step_cycles(struct bench *b, const struct vk_sample_compute_pipeline *p,
+                            const uint32_t param[2], uint32_t base, uint32_t steps, uint32_t ops,
+                            double *cycles_per_op, struct sample *extra)
+{
+   struct sample s0, s1;
+   uint32_t push0[2] = {param[0], base}, push1[2] = {param[1], base + steps};
+   VK_SAMPLE_CHECK(TAG, measure(b, p, push0, 1, &s0));
+   VK_SAMPLE_CHECK(TAG, measure(b, p, push1, 1, &s1));
+   *cycles_per_op = ((double)s1.v[C_CYCLES] - (double)s0.v[C_CYCLES]) / ((double)steps * ops);
+   for (uint32_t c = 0; c < C_COUNT; c++)
+      extra->v[c] = s1.v[c] - s0.v[c];
+   return VK_SUCCESS;
+}
+
 /* Cycles per dependent load over a footprint of `lines` lines: a warm-up
  * (when warm) of one pass, then `base` links and base + steps links from
  * the same start; the DRAM chain starts its two runs at far-apart points
@@ -223,19 +245,13 @@ static VkResult chase_latency(struct bench *b, uint32_t lines, uint32_t steps, b
    uint32_t at[2] = {0, warm ? 0 : lines / 2}, start[2];
    if (!chain_write(b, lines, at, start))
       return VK_ERROR_OUT_OF_HOST_MEMORY;
-   struct sample s0, s1;
    uint32_t base = warm ? lines : 16;
    if (warm) {
+      struct sample s;
       uint32_t push[2] = {start[0], lines};
-      VK_SAMPLE_CHECK(TAG, measure(b, &b->chase, push, 1, &s0));
+      VK_SAMPLE_CHECK(TAG, measure(b, &b->chase, push, 1, &s));
    }
-   uint32_t push0[2] = {start[0], base}, push1[2] = {start[1], base + steps};
-   VK_SAMPLE_CHECK(TAG, measure(b, &b->chase, push0, 1, &s0));
-   VK_SAMPLE_CHECK(TAG, measure(b, &b->chase, push1, 1, &s1));
-   *cycles_per_load = ((double)s1.v[C_CYCLES] - (double)s0.v[C_CYCLES]) / steps;
-   for (uint32_t c = 0; c < C_COUNT; c++)
-      extra->v[c] = s1.v[c] - s0.v[c];
-   return VK_SUCCESS;
+   return step_cycles(b, &b->chase, start, base, steps, 1, cycles_per_load, extra);
 }
 
 /* Bytes per chip cycle reading lines nobody has read: a grid reads
@@ -263,12 +279,13 @@ static VkResult pipelines_create(struct bench *b, uint64_t chase_bytes)
 {
    const VkDescriptorType two[2] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-   struct vk_sample_compute_pipeline *p[2] = {&b->chase, &b->stream};
-   const char *spv[2] = {CHASE_SPV, STREAM_SPV};
-   for (int i = 0; i < 2; i++) {
+   struct vk_sample_compute_pipeline *p[4] = {&b->chase, &b->stream, &b->shared_chase,
+                                              &b->fma_chain};
+   const char *spv[4] = {CHASE_SPV, STREAM_SPV, SHARED_CHASE_SPV, FMA_CHAIN_SPV};
+   for (int i = 0; i < 4; i++) {
       VK_SAMPLE_CHECK(TAG, vk_sample_compute_pipeline_create(b->dev.device, TAG, spv[i], two, 2,
                                                              2 * sizeof(uint32_t), p[i]));
-      VkDescriptorBufferInfo info[2] = {{b->data.buffer, i ? chase_bytes : 0, VK_WHOLE_SIZE},
+      VkDescriptorBufferInfo info[2] = {{b->data.buffer, i == 1 ? chase_bytes : 0, VK_WHOLE_SIZE},
                                         {b->sink.buffer, 0, VK_WHOLE_SIZE}};
       VkWriteDescriptorSet w[2];
       for (uint32_t k = 0; k < 2; k++)
@@ -342,9 +359,31 @@ static int run(struct bench *b, const struct options *o)
           (unsigned)(STREAM_BYTES_PER_ITERATION * iterations >> 20), bandwidth,
           (unsigned long long)s.v[C_L1_HITS], (unsigned long long)s.v[C_L2_HITS],
           (unsigned long long)s.v[C_DRAM_BYTES]);
+   /* Shared memory without and with a 32-way bank conflict, and the
+    * FMA chain (a = 1.0f). */
+   struct {
+      const char *name;
+      const struct vk_sample_compute_pipeline *p;
+      uint32_t param, ops;
+   } op[3] = {{"shared memory load latency, 32 banks", &b->shared_chase, 1, 1},
+              {"shared memory load latency, 32-way bank conflict", &b->shared_chase, 32, 1},
+              {"FP32 FMA latency (dependent chain)", &b->fma_chain, 0x3f800000u, 8}};
+   double op_cycles[3];
+   for (int i = 0; i < 3; i++) {
+      uint32_t param[2] = {op[i].param, op[i].param};
+      if (step_cycles(b, op[i].p, param, 16, o->steps, op[i].ops, &op_cycles[i], &s))
+         return 1;
+      /* A difference of two runs: the L2 may hold a line in one only. */
+      printf("| %s | - | %.1f | %lld | %lld | %lld |\n", op[i].name, op_cycles[i],
+             (long long)s.v[C_L1_HITS], (long long)s.v[C_L2_HITS], (long long)s.v[C_DRAM_BYTES]);
+   }
    if (o->check &&
-       !(latency[0] > 0 && latency[0] < latency[1] && latency[1] < latency[2] && bandwidth > 0)) {
-      fprintf(stderr, "%s: latencies not L1 < L2 < DRAM, or no bandwidth\n", TAG);
+       !(latency[0] > 0 && latency[0] < latency[1] && latency[1] < latency[2] && bandwidth > 0 &&
+         op_cycles[0] > 0 && op_cycles[1] > op_cycles[0] && op_cycles[2] > 0)) {
+      fprintf(stderr,
+              "%s: latencies not L1 < L2 < DRAM, no bandwidth, or a bank conflict "
+              "that costs nothing\n",
+              TAG);
       return 1;
    }
    return 0;
@@ -361,6 +400,8 @@ int main(int argc, char **argv)
       vkDeviceWaitIdle(b.dev.device);
       vk_sample_compute_pipeline_destroy(b.dev.device, &b.chase);
       vk_sample_compute_pipeline_destroy(b.dev.device, &b.stream);
+      vk_sample_compute_pipeline_destroy(b.dev.device, &b.shared_chase);
+      vk_sample_compute_pipeline_destroy(b.dev.device, &b.fma_chain);
       vk_sample_buffer_destroy(&b.dev, &b.data);
       vk_sample_buffer_destroy(&b.dev, &b.sink);
       if (b.pool) {
