@@ -20,10 +20,10 @@ import csv
 import math
 import os
 import struct
-import subprocess
-import sys
 import time
 import zlib
+
+from ao_sample import run_ao
 
 SCENES = ["cornell_tiny", "teapot", "bunny", "dabrovic_sponza", "sibenik", "conference",
           "lost_empire", "dragon", "kitchen"]
@@ -35,24 +35,10 @@ PARAMS = ["entries", "go_up_level", "hash", "repacking"]
 
 def run_sample(args, scene, overrides, work):
     """Runs the AO sample once; returns its counters (name -> int)."""
-    os.makedirs(work, exist_ok=True)
-    counters = os.path.join(work, "counters.csv")
     conf = ",".join([args.config, "gpu.mode=timing", "gpu.timing_progress=false"] + overrides)
-    env = dict(os.environ)
-    icd = os.path.join(args.build, "vkppu_icd_build.json")
-    env.update({"VK_ICD_FILENAMES": icd, "VK_DRIVER_FILES": icd, "VKPPU_HW_CONFIG": conf,
-                "VKPPU_COUNTERS_FILE": counters})
-    cmd = [os.path.join(args.build, "samples/rq_ambient_occlusion/rq_ambient_occlusion"),
-           "--scene", scene, "--width", str(args.width), "--height", str(args.height),
-           "--spp", str(args.spp), "--ao-fraction", str(args.ao_fraction),
-           "--output", os.path.join(work, "ao.png")]
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0:
-        sys.exit("predictor_sweep: %s failed (%s):\n%s" % (" ".join(cmd), conf, p.stdout))
-    values = {}
-    with open(counters) as f:
-        for row in csv.DictReader(f):
-            values[row["counter"]] = int(row["value"])
+    values, _ = run_ao(args.build, conf, scene, args.width, args.height, work,
+                       ["--spp", str(args.spp), "--ao-fraction", str(args.ao_fraction)],
+                       "predictor_sweep")
     with open(os.path.join(work, "ao.png"), "rb") as f:
         values["_image"] = f.read()
     return values

@@ -9,10 +9,17 @@
 
 VkResult vk_sample_device_create(struct vk_sample_device *d, const char *tag, bool validation)
 {
+   /* Compute is core 1.0. */
+   return vk_sample_device_create_with(d, tag, validation, VK_API_VERSION_1_0, NULL, 0, NULL);
+}
+
+VkResult vk_sample_device_create_with(struct vk_sample_device *d, const char *tag, bool validation,
+                                      uint32_t api_version, const char *const *extensions,
+                                      uint32_t extension_count, const void *features)
+{
    memset(d, 0, sizeof(*d));
    d->tag = tag;
-   /* Compute is core 1.0. */
-   VkResult r = vk_sample_instance_create(&d->inst, tag, VK_API_VERSION_1_0, validation);
+   VkResult r = vk_sample_instance_create(&d->inst, tag, api_version, validation);
    if (r != VK_SUCCESS)
       return r;
 
@@ -48,8 +55,11 @@ VkResult vk_sample_device_create(struct vk_sample_device *d, const char *tag, bo
    };
    VkDeviceCreateInfo dci = {
        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+       .pNext = features,
        .queueCreateInfoCount = 1,
        .pQueueCreateInfos = &qci,
+       .enabledExtensionCount = extension_count,
+       .ppEnabledExtensionNames = extensions,
    };
    CHECK_VK(vkCreateDevice(d->physical_device, &dci, NULL, &d->device));
    volkLoadDevice(d->device);

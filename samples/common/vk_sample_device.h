@@ -28,6 +28,12 @@ struct vk_sample_buffer {
 /* Every function returns the first failing VkResult (and prints what).
  * The instance is Vulkan 1.0, with the validation layer when asked. */
 VkResult vk_sample_device_create(struct vk_sample_device *d, const char *tag, bool validation);
+/* The same with an instance of api_version and device extensions and a
+ * feature structure chain (VkDeviceCreateInfo's pNext; NULL: none), e.g.
+ * VK_KHR_performance_query's (samples/ppu_microbench). */
+VkResult vk_sample_device_create_with(struct vk_sample_device *d, const char *tag, bool validation,
+                                      uint32_t api_version, const char *const *extensions,
+                                      uint32_t extension_count, const void *features);
 void vk_sample_device_destroy(struct vk_sample_device *d);
 
 VkResult vk_sample_buffer_create(struct vk_sample_device *d, VkDeviceSize size,

@@ -14,6 +14,7 @@
 #include "timing/dram_model.h"
 #include "timing/fu_pipeline.h"
 #include "timing/memory_system.h"
+#include "timing/mshr_calendar.h"
 #include "timing/ttu_datapath.h"
 
 TEST_CASE(pipeline_result_after_latency_next_issue_after_interval)
@@ -49,18 +50,40 @@ TEST_CASE(cache_model_is_lru_within_a_set)
 TEST_CASE(dram_bandwidth_spaces_transfers_by_bytes_per_cycle)
 {
    struct ppu_dram_model d;
-   ppu_dram_model_init(&d, 100, 32); /* a 128-byte line takes 4 cycles */
+   REQUIRE(ppu_dram_model_init(&d, 100, 32)); /* a 128-byte line takes 4 cycles */
    CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 4 + 100);
    /* Requested together: the second waits for the bus. */
    CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 8 + 100);
    /* Later, on an idle bus: no wait. */
    CHECK_EQ_U64(ppu_dram_model_transfer(&d, 1000, 128), 1000 + 4 + 100);
    /* More than a line per cycle stays exact: 4 lines at 256 B/cycle = 2. */
-   ppu_dram_model_init(&d, 0, 256);
+   ppu_dram_model_finish(&d);
+   REQUIRE(ppu_dram_model_init(&d, 0, 256));
    uint64_t last = 0;
    for (int i = 0; i < 4; i++)
       last = ppu_dram_model_transfer(&d, 0, 128);
    CHECK_EQ_U64(last, 2);
+   ppu_dram_model_finish(&d);
+}
+
+/* Issue 31: a transfer booked ahead (a TTU walk books its misses when the
+ * instruction issues) must not hold up one requested earlier that reaches
+ * the bus after it; a single "bus free at" mark made every miss on the chip
+ * wait for the furthest booking. */
+TEST_CASE(dram_transfer_requested_earlier_does_not_wait_for_one_booked_ahead)
+{
+   struct ppu_dram_model d;
+   REQUIRE(ppu_dram_model_init(&d, 100, 32));
+   CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10000, 128), 10000 + 4 + 100);
+   CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 4 + 100);
+   CHECK_EQ_U64(ppu_dram_model_transfer(&d, 10, 128), 10 + 8 + 100); /* behind it */
+   /* The bandwidth still holds for requests at one cycle: 64 lines at 4
+    * cycles each. */
+   uint64_t last = 0;
+   for (int i = 0; i < 64; i++)
+      last = ppu_dram_model_transfer(&d, 50000, 128);
+   CHECK_EQ_U64(last, 50000 + 64 * 4 + 100);
+   ppu_dram_model_finish(&d);
 }
 
 static void timing_config(struct ppu_gpu_config *cfg)
@@ -72,49 +95,120 @@ static void timing_config(struct ppu_gpu_config *cfg)
    cfg->timing_progress = false;
 }
 
-TEST_CASE(a_miss_costs_the_configured_latencies_and_a_hit_the_l1s)
-{
+/* An L1 in front of the L2 with latencies the memory tests work out by
+ * hand: L1 30, L2 200, DRAM 300 cycles, 64 bytes a cycle (a line takes 2
+ * cycles on the bus), `mshrs` MSHRs; counters zeroed. */
+struct memory_rig {
    struct ppu_gpu_config cfg;
-   timing_config(&cfg);
-   cfg.l1_latency = 30;
-   cfg.l2_latency = 200;
-   cfg.dram_latency = 300;
-   cfg.dram_bytes_per_cycle = 64;
-   cfg.l1_mshrs = 2;
    struct ppu_l2 l2;
    struct ppu_l1 l1;
-   static struct ppu_counter_block counters;
-   memset(&counters, 0, sizeof(counters));
-   REQUIRE(ppu_l2_init(&l2, &cfg));
-   REQUIRE(ppu_l1_init(&l1, &cfg, &l2, &counters));
+   struct ppu_counter_block counters;
+};
+
+static bool memory_rig_init(struct memory_rig *m, uint32_t mshrs)
+{
+   memset(m, 0, sizeof(*m));
+   timing_config(&m->cfg);
+   m->cfg.l1_latency = 30;
+   m->cfg.l2_latency = 200;
+   m->cfg.dram_latency = 300;
+   m->cfg.dram_bytes_per_cycle = 64;
+   m->cfg.l1_mshrs = mshrs;
+   return ppu_l2_init(&m->l2, &m->cfg) && ppu_l1_init(&m->l1, &m->cfg, &m->l2, &m->counters);
+}
+
+static void memory_rig_finish(struct memory_rig *m)
+{
+   ppu_l1_finish(&m->l1);
+   ppu_l2_finish(&m->l2);
+}
+
+TEST_CASE(a_miss_costs_the_configured_latencies_and_a_hit_the_l1s)
+{
+   static struct memory_rig m;
+   REQUIRE(memory_rig_init(&m, 2));
+   struct ppu_gpu_config cfg = m.cfg;
    /* Cold: L1 miss, L2 miss, 2 cycles on the bus, DRAM. */
-   CHECK_EQ_U64(ppu_l1_read(&l1, 1000, 0x10000), 1000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 1000, 0x10000), 1000 + 200 + 2 + 300);
    /* The same line again while in flight: waits for that fill. */
-   CHECK_EQ_U64(ppu_l1_read(&l1, 1001, 0x10040), 1000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 1001, 0x10040), 1000 + 200 + 2 + 300);
    /* After it arrived: an L1 hit. */
-   CHECK_EQ_U64(ppu_l1_read(&l1, 5000, 0x10000), 5000 + 30);
-   /* Two MSHRs: a third miss in flight waits for the first to return. */
-   uint64_t a = ppu_l1_read(&l1, 6000, 0x20000);
-   uint64_t b = ppu_l1_read(&l1, 6000, 0x30000);
-   uint64_t c = ppu_l1_read(&l1, 6000, 0x40000);
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 5000, 0x10000), 5000 + 30);
+   /* Two MSHRs: a third miss in flight waits for the first to return
+    * (6502), to the start of the MSHR calendar's next 8-cycle window. */
+   uint64_t a = ppu_l1_read(&m.l1, 6000, 0x20000);
+   uint64_t b = ppu_l1_read(&m.l1, 6000, 0x30000);
+   uint64_t c = ppu_l1_read(&m.l1, 6000, 0x40000);
    CHECK_EQ_U64(a, 6000 + 200 + 2 + 300);
    CHECK_EQ_U64(b, 6000 + 200 + 4 + 300); /* behind a on the bus */
-   CHECK_EQ_U64(c, a + 200 + 2 + 300);
-   CHECK_EQ_U64(counters.value[PPU_COUNTER_L1_MSHR_STALLS], 1);
+   CHECK_EQ_U64(c, 6504 + 200 + 2 + 300);
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_L1_MSHR_STALLS], 1);
    /* Evicted from the L1 but in the L2: the L2's latency. */
    struct ppu_l1 small;
    cfg.l1_size = 4096;
    cfg.l1_ways = 32; /* 32 lines, one set */
-   REQUIRE(ppu_l1_init(&small, &cfg, &l2, &counters));
+   REQUIRE(ppu_l1_init(&small, &cfg, &m.l2, &m.counters));
    for (uint64_t i = 0; i < 33; i++)
       ppu_l1_read(&small, 10000, 0x100000 + i * 128);
    CHECK_EQ_U64(ppu_l1_read(&small, 20000, 0x100000), 20000 + 200);
-   CHECK_EQ_U64(counters.value[PPU_COUNTER_DRAM_BYTES_READ], 128ull * (1 + 3 + 33));
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_DRAM_BYTES_READ], 128ull * (1 + 3 + 33));
    /* A write-back: a dirty line evicted from the L2 is written to DRAM. */
-   CHECK_EQ_U64(counters.value[PPU_COUNTER_DRAM_BYTES_WRITTEN], 0);
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_DRAM_BYTES_WRITTEN], 0);
    ppu_l1_finish(&small);
-   ppu_l1_finish(&l1);
-   ppu_l2_finish(&l2);
+   memory_rig_finish(&m);
+}
+
+/* Issue 31: a line whose fill was booked ahead (at a later cycle) by one
+ * requester does not make a request made before it wait for that fill: the
+ * earlier request fetches the line itself, and later requests wait for the
+ * earlier fill. In the L1 and in the L2 (another SM's L1 booked ahead). */
+TEST_CASE(a_request_made_before_a_fill_booked_ahead_fetches_the_line_itself)
+{
+   static struct memory_rig m;
+   REQUIRE(memory_rig_init(&m, 64));
+   struct ppu_l1 other;
+   REQUIRE(ppu_l1_init(&other, &m.cfg, &m.l2, &m.counters));
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 9000, 0x10000), 9000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 1000, 0x10000), 1000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 1100, 0x10000), 1000 + 200 + 2 + 300); /* merged */
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 9000, 0x10000), 9000 + 30);
+   /* The other SM's L1 misses; its L2 request comes before the fill. */
+   CHECK_EQ_U64(ppu_l1_read(&other, 900, 0x10000), 900 + 200 + 2 + 300);
+   /* The L2 alone. */
+   CHECK_EQ_U64(ppu_l2_access(&m.l2, &m.counters, 7000, 0x20000, false), 7000 + 200 + 2 + 300);
+   CHECK_EQ_U64(ppu_l2_access(&m.l2, &m.counters, 2000, 0x20000, false), 2000 + 200 + 2 + 300);
+   /* Counted as the tags saw them: the refetches are not new accesses. */
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_L1_MISSES], 2);
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_L1_HITS], 3);
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_L2_MISSES], 2);
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_L2_HITS], 2);
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_DRAM_BYTES_READ], 2 * 128);
+   ppu_l1_finish(&other);
+   memory_rig_finish(&m);
+}
+
+/* Issue 31: misses booked ahead hold their MSHRs only while they are in
+ * flight; a miss made before them is not held up. */
+TEST_CASE(mshrs_booked_ahead_do_not_hold_up_an_earlier_miss)
+{
+   struct ppu_mshr_calendar c;
+   REQUIRE(ppu_mshr_calendar_init(&c, 2));
+   ppu_mshr_calendar_hold(&c, 10000, 10500);
+   ppu_mshr_calendar_hold(&c, 10000, 10500);
+   CHECK_EQ_U64(ppu_mshr_calendar_first_free(&c, 10100), 10504);
+   CHECK_EQ_U64(ppu_mshr_calendar_first_free(&c, 1000), 1000);
+   /* ... unless it would still be in flight when they start: it takes its
+    * MSHR at once all the same (it came first), and they are what waits. */
+   CHECK_EQ_U64(ppu_mshr_calendar_first_free(&c, 9990), 9990);
+   ppu_mshr_calendar_finish(&c);
+   /* The same through the L1: two misses 9000 cycles ahead, then one now. */
+   static struct memory_rig m;
+   REQUIRE(memory_rig_init(&m, 2));
+   ppu_l1_read(&m.l1, 10000, 0x10000);
+   ppu_l1_read(&m.l1, 10000, 0x20000);
+   CHECK_EQ_U64(ppu_l1_read(&m.l1, 1000, 0x30000), 1000 + 200 + 2 + 300);
+   CHECK_EQ_U64(m.counters.value[PPU_COUNTER_L1_MSHR_STALLS], 0);
+   memory_rig_finish(&m);
 }
 
 TEST_CASE(l2_writes_back_dirty_lines_it_evicts)

@@ -92,13 +92,30 @@ TEST_CASE(merge_table_shares_a_line)
    m.count = 0;
    CHECK_EQ_U64(ppu_ttu_merge_lookup(&m, 0x1000, 5, &found), 5);
    CHECK(!found);
-   ppu_ttu_merge_add(&m, 0x1000, 300);
+   ppu_ttu_merge_add(&m, 0x1000, 5, 300);
    CHECK_EQ_U64(ppu_ttu_merge_lookup(&m, 0x1000, 7, &found), 300);
    CHECK(found);
    CHECK_EQ_U64(ppu_ttu_merge_lookup(&m, 0x1000, 400, &found), 400);
    CHECK(found);
    ppu_ttu_merge_lookup(&m, 0x1080, 7, &found);
    CHECK(!found);
+}
+
+/* Issue 31: rays' walks are booked one after the other, so a ray can miss
+ * a line at a cycle before another ray's request for it: that request,
+ * not yet made, cannot serve it. Its own request replaces the entry. */
+TEST_CASE(merge_table_does_not_serve_a_ray_before_the_request_was_made)
+{
+   static struct ppu_ttu_merge_table m;
+   bool found;
+   m.count = 0;
+   ppu_ttu_merge_add(&m, 0x1000, 5000, 5500);
+   CHECK_EQ_U64(ppu_ttu_merge_lookup(&m, 0x1000, 100, &found), 100);
+   CHECK(!found);
+   ppu_ttu_merge_add(&m, 0x1000, 100, 600);
+   CHECK_EQ_U64(m.count, 1);
+   CHECK_EQ_U64(ppu_ttu_merge_lookup(&m, 0x1000, 200, &found), 600);
+   CHECK(found);
 }
 
 int main(int argc, char **argv)

@@ -449,24 +449,50 @@ static const enum ppu_counter stall_counter[] = {
     [PPU_WAIT_FETCH] = PPU_COUNTER_SM_STALL_FETCH,
 };
 
-/* One scheduler's cycle: among its `issue_window` oldest warps, those that
- * waited past the timeout go first, then age order; up to issue_width
- * issue. Returns how many issued (-1 on a fault, reported); *oldest gets
- * the reason its oldest warp waits and *next the earliest cycle a waiting
- * warp could go. */
-static int schedule(struct ppu_sm *sm, struct ppu_grid *g, uint32_t s, int *oldest, uint64_t *next,
-                    uint64_t *warp_insns, uint64_t *lane_insns, struct ppu_warp **last)
+/* The warps of each scheduler that may issue this cycle (ready or at a
+ * barrier another scheduler's warp may release), in age order: one pass
+ * over the age order per step instead of one per scheduler (the division
+ * and the warps' cache lines were a fifth of a 72-SM chip's host time). A
+ * warp that is neither cannot become either within a step. */
+struct scheduler_warps {
+   uint32_t count[PPU_SM_SCHEDULERS_MAX];
+   uint32_t slot[PPU_SM_SCHEDULERS_MAX][PPU_SM_WARPS_MAX];
+};
+
+static void scheduler_warps(const struct ppu_sm *sm, struct scheduler_warps *w)
+{
+   const struct ppu_sm_timing *t = sm->timing;
+   memset(w->count, 0, sizeof(w->count));
+   for (uint32_t i = 0; i < sm->order_count; i++) {
+      uint32_t slot = sm->order[i];
+      enum ppu_warp_state st = sm->warp[slot].state;
+      if (st != PPU_WARP_READY && st != PPU_WARP_BARRIER)
+         continue;
+      uint32_t s = slot % t->schedulers;
+      if (w->count[s] < PPU_SM_WARPS_MAX)
+         w->slot[s][w->count[s]++] = slot;
+   }
+}
+
+/* One scheduler's cycle: among its `issue_window` oldest warps (mine,
+ * nmine), those that waited past the timeout go first, then age order; up
+ * to issue_width issue. Returns how many issued (-1 on a fault, reported);
+ * *oldest gets the reason its oldest warp waits and *next the earliest
+ * cycle a waiting warp could go. */
+static int schedule(struct ppu_sm *sm, struct ppu_grid *g, const uint32_t *mine, uint32_t nmine,
+                    int *oldest, uint64_t *next, uint64_t *warp_insns, uint64_t *lane_insns,
+                    struct ppu_warp **last)
 {
    struct ppu_sm_timing *t = sm->timing;
    const struct ppu_gpu_config *cfg = t->cfg;
    uint64_t now = t->now;
-   uint32_t ready[64], nready = 0, considered = 0;
+   uint32_t ready[PPU_SM_WARPS_MAX], nready = 0, considered = 0;
    struct ppu_fault fault;
    *oldest = -1;
-   for (uint32_t i = 0; i < sm->order_count && considered < cfg->sm_issue_window; i++) {
-      uint32_t slot = sm->order[i];
+   for (uint32_t i = 0; i < nmine && considered < cfg->sm_issue_window; i++) {
+      uint32_t slot = mine[i];
       enum ppu_warp_state st = sm->warp[slot].state;
-      if (slot % t->schedulers != s || (st != PPU_WARP_READY && st != PPU_WARP_BARRIER))
+      if (st != PPU_WARP_READY && st != PPU_WARP_BARRIER)
          continue;
       considered++;
       /* A warp waiting for an operand, a fetch or a pipe cannot go before
@@ -535,8 +561,11 @@ void ppu_sm_step_timed(struct ppu_sm *sm, struct ppu_grid *g)
    uint32_t resident = sm->order_count;
    int oldest[PPU_SM_SCHEDULERS_MAX];
    uint32_t issuing = 0;
+   struct scheduler_warps mine;
+   scheduler_warps(sm, &mine);
    for (uint32_t s = 0; s < t->schedulers; s++) {
-      int n = schedule(sm, g, s, &oldest[s], &next, &warp_insns, &lane_insns, &last);
+      int n = schedule(sm, g, mine.slot[s], mine.count[s], &oldest[s], &next, &warp_insns,
+                       &lane_insns, &last);
       if (n < 0) {
          ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_WARP_INSTRUCTIONS, warp_insns);
          ppu_counter_add(&sm->counters, PPU_COUNTER_COMPUTE_LANE_INSTRUCTIONS, lane_insns);

@@ -27,6 +27,8 @@
 #include "timing/ttu_predictor_timing.h"
 
 #define PPU_SM_SCHEDULERS_MAX 16u
+/* sm.warps_max's limit (hw_config.h). */
+#define PPU_SM_WARPS_MAX 64u
 /* Register scoreboard slots: R0..R254 plus room for a vector that starts
  * at R254 (RZ, 255, is never waited for). */
 #define PPU_SCOREBOARD_REGS 260u

@@ -59,7 +59,7 @@ static uint64_t line_ready(struct ppu_sm *sm, struct ppu_ttu_merge_table *merge,
    }
    ppu_counter_add(&sm->counters, PPU_COUNTER_L1_TTU_READS, 1);
    uint64_t ready = ppu_l1_read(&t->l1, at, line);
-   ppu_ttu_merge_add(merge, line, ready);
+   ppu_ttu_merge_add(merge, line, at, ready);
    return ready;
 }
 

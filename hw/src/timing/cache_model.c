@@ -51,6 +51,7 @@ struct ppu_cache_lookup ppu_cache_model_access(struct ppu_cache_model *c, uint64
    victim->line = line + 1;
    victim->last_use = c->stamp;
    victim->ready_at = 0;
+   victim->requested_at = 0;
    victim->dirty = false;
    r.entry = victim;
    return r;

@@ -5,7 +5,10 @@
  *
  * Each line remembers the cycle its fill completes, so a second request for
  * a line still in flight waits for that fill instead of counting as an
- * immediate hit (the merging an MSHR does). */
+ * immediate hit (the merging an MSHR does). It remembers when that fill was
+ * requested, too: requests do not reach a cache in cycle order (the TTU
+ * books a ray's whole walk at issue), and a request made before the fill's
+ * own request must not wait for it (memory_system.c). */
 #ifndef PPU_TIMING_CACHE_MODEL_H
 #define PPU_TIMING_CACHE_MODEL_H
 
@@ -15,9 +18,10 @@
 #define PPU_CACHE_LINE_BYTES 128u
 
 struct ppu_cache_line_tag {
-   uint64_t line;     /* line address + 1; 0 = empty */
-   uint64_t last_use; /* LRU stamp */
-   uint64_t ready_at; /* cycle the line's data arrives */
+   uint64_t line;         /* line address + 1; 0 = empty */
+   uint64_t last_use;     /* LRU stamp */
+   uint64_t ready_at;     /* cycle the line's data arrives */
+   uint64_t requested_at; /* cycle the request that fills it was made */
    bool dirty;
 };
 
@@ -42,7 +46,8 @@ void ppu_cache_model_finish(struct ppu_cache_model *c);
 void ppu_cache_model_flush(struct ppu_cache_model *c);
 
 /* Looks up the line holding byte address addr; on a miss, allocates it (the
- * least recently used way) with ready_at = 0 for the caller to set. */
+ * least recently used way) with ready_at = requested_at = 0 for the caller
+ * to set. */
 struct ppu_cache_lookup ppu_cache_model_access(struct ppu_cache_model *c, uint64_t addr);
 
 #endif /* PPU_TIMING_CACHE_MODEL_H */

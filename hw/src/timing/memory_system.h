@@ -23,6 +23,7 @@
 #include "ppu/gpu.h"
 #include "timing/cache_model.h"
 #include "timing/dram_model.h"
+#include "timing/mshr_calendar.h"
 
 /* The chip's L2 and DRAM. */
 struct ppu_l2 {
@@ -42,8 +43,7 @@ uint64_t ppu_l2_access(struct ppu_l2 *l2, struct ppu_counter_block *counters, ui
 struct ppu_l1 {
    struct ppu_cache_model tags;
    uint32_t latency;
-   uint32_t mshrs;
-   uint64_t *mshr_free_at; /* per MSHR: the cycle its miss returns */
+   struct ppu_mshr_calendar mshrs; /* l1.mshrs misses in flight at most */
    struct ppu_l2 *l2;
    struct ppu_counter_block *counters; /* the SM's */
 };

@@ -25,17 +25,23 @@ void ppu_timing_progress_begin(struct ppu_timing_progress *p, bool enabled, uint
    p->polls = 0;
 }
 
-void ppu_timing_progress_poll(struct ppu_timing_progress *p, uint64_t cycle,
-                              uint64_t workgroups_done, uint64_t workgroups)
+bool ppu_timing_progress_due(struct ppu_timing_progress *p)
 {
    if (!p->enabled || ++p->polls < POLL_EVERY)
-      return;
+      return false;
    p->polls = 0;
    uint64_t now = wall_ns();
    uint64_t since = p->last_print_ns ? p->last_print_ns : p->start_ns;
    if (now - since < NS_PER_S)
-      return;
+      return false;
    p->last_print_ns = now;
+   return true;
+}
+
+void ppu_timing_progress_print(struct ppu_timing_progress *p, uint64_t cycle,
+                               uint64_t workgroups_done, uint64_t workgroups)
+{
+   uint64_t now = p->last_print_ns;
    double seconds = (double)(now - p->start_ns) / NS_PER_S;
    fprintf(stderr,
            "vkppu timing: grid %llu: %llu cycles simulated, %.1f%% of %llu workgroups, "

@@ -18,9 +18,12 @@ struct ppu_timing_progress {
 
 void ppu_timing_progress_begin(struct ppu_timing_progress *p, bool enabled, uint64_t grid,
                                uint64_t start_cycle);
-/* Called often; looks at the clock every few hundred calls. */
-void ppu_timing_progress_poll(struct ppu_timing_progress *p, uint64_t cycle,
-                              uint64_t workgroups_done, uint64_t workgroups);
+/* Called often (each step of the chip loop): true when a progress line is
+ * due; it looks at the clock every few hundred calls. */
+bool ppu_timing_progress_due(struct ppu_timing_progress *p);
+/* Prints the line that is due. */
+void ppu_timing_progress_print(struct ppu_timing_progress *p, uint64_t cycle,
+                               uint64_t workgroups_done, uint64_t workgroups);
 /* Ends the line of a grid that printed progress. */
 void ppu_timing_progress_end(struct ppu_timing_progress *p, uint64_t cycle);
 

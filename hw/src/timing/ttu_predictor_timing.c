@@ -75,19 +75,26 @@ uint64_t ppu_ttu_merge_lookup(struct ppu_ttu_merge_table *m, uint64_t line, uint
 {
    for (uint32_t i = 0; i < m->count; i++) {
       if (m->line[i] == line) {
-         *found = true;
-         return m->ready[i] > at ? m->ready[i] : at;
+         *found = m->requested[i] <= at;
+         return *found && m->ready[i] > at ? m->ready[i] : at;
       }
    }
    *found = false;
    return at;
 }
 
-void ppu_ttu_merge_add(struct ppu_ttu_merge_table *m, uint64_t line, uint64_t ready)
+void ppu_ttu_merge_add(struct ppu_ttu_merge_table *m, uint64_t line, uint64_t requested,
+                       uint64_t ready)
 {
-   if (m->count < PPU_TTU_MERGE_LINES) {
-      m->line[m->count] = line;
-      m->ready[m->count] = ready;
+   uint32_t i = 0;
+   while (i < m->count && m->line[i] != line)
+      i++;
+   if (i == m->count) {
+      if (m->count == PPU_TTU_MERGE_LINES)
+         return;
       m->count++;
    }
+   m->line[i] = line;
+   m->requested[i] = requested;
+   m->ready[i] = ready;
 }

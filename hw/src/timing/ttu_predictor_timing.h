@@ -36,11 +36,11 @@
 /* Distinct lines whose requests a repacked warp's rays can share. */
 #define PPU_TTU_MERGE_LINES 512u
 
-/* Lines a group of rays requested and when each arrives: rays of one warp
- * waiting for the same BVH line share one request. */
+/* Lines a group of rays requested, when and when each arrives: rays of one
+ * warp waiting for the same BVH line share one request. */
 struct ppu_ttu_merge_table {
    uint32_t count;
-   uint64_t line[PPU_TTU_MERGE_LINES], ready[PPU_TTU_MERGE_LINES];
+   uint64_t line[PPU_TTU_MERGE_LINES], requested[PPU_TTU_MERGE_LINES], ready[PPU_TTU_MERGE_LINES];
 };
 
 /* Requests served per cycle: each port serves one per cycle. */
@@ -81,10 +81,15 @@ void ppu_ttu_predictor_timing_flush(struct ppu_ttu_predictor_timing *pt, uint64_
                                     uint64_t *repacked);
 
 /* When the line a ray missed at `at` is back, if a ray of the same warp
- * already asked for it (*found); else *found is false and the caller
- * sends the request and adds it. */
+ * asked for it by then (*found); else *found is false and the caller sends
+ * the request and adds it. The rays' walks are booked one after the other,
+ * so a ray may miss a line at a cycle before another ray's request for it
+ * was booked: that request cannot serve it. */
 uint64_t ppu_ttu_merge_lookup(struct ppu_ttu_merge_table *m, uint64_t line, uint64_t at,
                               bool *found);
-void ppu_ttu_merge_add(struct ppu_ttu_merge_table *m, uint64_t line, uint64_t ready);
+/* A request for line made at `requested` arriving at `ready`; replaces an
+ * entry for that line. */
+void ppu_ttu_merge_add(struct ppu_ttu_merge_table *m, uint64_t line, uint64_t requested,
+                       uint64_t ready);
 
 #endif /* PPU_TIMING_TTU_PREDICTOR_TIMING_H */
