@@ -101,8 +101,9 @@ struct piece {
    bool centroid;
 };
 
-/* Components and locations of a 32-bit scalar or vector, or an array of
- * them; false after xl_fail for other types. */
+/* Components and locations of a 32-bit scalar, vector or matrix (a
+ * location per column), or an array of them; false after xl_fail for
+ * other types. */
 static bool piece_shape(struct xl_ctx *c, uint32_t type, struct piece *out)
 {
    const struct spirv_type *t = spirv_type(c->m, type);
@@ -114,6 +115,11 @@ static bool piece_shape(struct xl_ctx *c, uint32_t type, struct piece *out)
       type = t->u.array.element_type;
       t = spirv_type(c->m, type);
    }
+   if (t && t->kind == SPIRV_TYPE_MATRIX) {
+      out->elements *= t->u.matrix.column_count;
+      type = t->u.matrix.column_type;
+      t = spirv_type(c->m, type);
+   }
    struct xl_scalar s;
    uint32_t n = t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_count : 1;
    uint32_t scalar = t && t->kind == SPIRV_TYPE_VECTOR ? t->u.vector.component_type : type;
@@ -121,7 +127,7 @@ static bool piece_shape(struct xl_ctx *c, uint32_t type, struct piece *out)
        !xl_scalar_of(c, scalar, &s) || s.width != 32 || out->component + n > 4) {
       xl_fail(c,
               "unsupported interface variable type at location %u (32-bit scalars, "
-              "vectors, arrays of them and blocks of those)",
+              "vectors, matrices, arrays of them and blocks of those)",
               out->location);
       return false;
    }

@@ -536,6 +536,54 @@ TEST_CASE(interface_blocks_carry_members_with_their_own_locations_and_qualifiers
    gtu_case_end(&ctx, &dev, &t);
 }
 
+/* A matrix vertex input takes a location per column: mat2 at location 1
+ * reads column 0 from location 1 (the colour, red) and column 1 from
+ * location 2 (the per-instance offset, 0.5). */
+TEST_CASE(matrix_vertex_inputs_take_a_location_per_column)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   struct gtarget t;
+   const struct vkt_device_desc desc = {0};
+   if (!gtu_case_begin(&ctx, &dev, &desc, VK_FORMAT_UNDEFINED, &t))
+      return;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                 .vs = "gfx_matrix_input.vert",
+                                 .instanced = true,
+                                 .layout = layout,
+                                 .pass = t.pass};
+   VkPipeline pipe;
+   VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+   struct gvertex v[6];
+   gtu_rect(v, 4, 4, 20, 12, 0.5f, RED);
+   const float offset[2] = {0.5f, 0.25f};
+   struct vkt_buffer vb, ob;
+   bool have_vb = gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb);
+   bool have_ob = have_vb && gtu_data_buffer(&dev, offset, sizeof(offset),
+                                             VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &ob);
+   if (pipe && have_ob) {
+      VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1, 0);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+      VkBuffer bufs[2] = {vb.buffer, ob.buffer};
+      VkDeviceSize offs[2] = {0, 0};
+      vkCmdBindVertexBuffers(cmd, 0, 2, bufs, offs);
+      vkCmdDraw(cmd, 6, 1, 0, 0);
+      if (gtu_end_read(&dev, &t, cmd)) {
+         uint32_t want[GW * GH] = {0};
+         gtu_fill(want, 4, 4, 20, 12, gtu_rgba(255, 0, 128, 255));
+         CHECK(gtu_check(&t, want, 1, "mat2 vertex input") == 0);
+      }
+   }
+   if (have_ob)
+      vkt_buffer_destroy(&dev, &ob);
+   if (have_vb)
+      vkt_buffer_destroy(&dev, &vb);
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   gtu_case_end(&ctx, &dev, &t);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
