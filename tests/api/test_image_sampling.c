@@ -884,6 +884,72 @@ TEST_CASE(linear_cube_sampling_is_seamless_across_edges_and_corners)
    vkt_teardown(&ctx, &dev);
 }
 
+/* A border texel has the components of the view's format: on R8_UNORM and
+ * R8G8_UNORM the opaque white and transparent black borders read
+ * (1, 0, 0, 1) / (1, 1, 0, 1) and (0, 0, 0, 1): the components the format
+ * lacks are 0, and alpha 1, as for any of its texels (Vulkan "Texel
+ * Replacement"). */
+TEST_CASE(border_texels_have_the_components_of_the_format)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   static const VkFormat formats[2] = {VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8_UNORM};
+   static const VkBorderColor borders[2] = {VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,
+                                            VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK};
+   struct vkt_buffer coords;
+   VKT_REQUIRE(vkt_buffer_create(&dev, 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                                 &coords));
+   float *xy = coords.map;
+   for (uint32_t i = 0; i < 64; i++) { /* well outside the image */
+      xy[4 * i + 0] = -2.0f - (float)i;
+      xy[4 * i + 1] = 3.0f;
+      xy[4 * i + 2] = xy[4 * i + 3] = 0.0f;
+   }
+   for (uint32_t f = 0; f < 2; f++) {
+      struct vkt_image img;
+      REQUIRE(vkt_image_create_2d(&dev, formats[f], 4, 4, 1,
+                                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                  &img));
+      uint8_t texels[4 * 4 * 2];
+      memset(texels, 0x80, sizeof(texels));
+      VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                  .imageExtent = {4, 4, 1}};
+      REQUIRE(vkt_image_upload(&dev, img.image, texels, (f + 1) * 16, &region, 1,
+                               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL));
+      VkSampler samplers[2];
+      for (uint32_t b = 0; b < 2; b++) {
+         VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                    .magFilter = VK_FILTER_NEAREST,
+                                    .minFilter = VK_FILTER_NEAREST,
+                                    .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                    .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                    .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                    .borderColor = borders[b]};
+         VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[b]));
+      }
+      struct vkt_buffer results;
+      REQUIRE(ctu_sample_points(&dev, "image_sample_lod", img.view, samplers, 2, &coords, 64, 16,
+                                &results));
+      const float *got = results.map;
+      for (uint32_t b = 0; b < 2; b++) {
+         const float white = b == 0 ? 1.0f : 0.0f;
+         const float want[4] = {white, f == 1 ? white : 0.0f, 0.0f, 1.0f};
+         const float *g = got + (size_t)b * 64 * 4;
+         CHECK_MSG(g[0] == want[0] && g[1] == want[1] && g[2] == want[2] && g[3] == want[3],
+                   "format %d, border %d: got (%g %g %g %g), want (%g %g %g %g)", formats[f],
+                   borders[b], g[0], g[1], g[2], g[3], want[0], want[1], want[2], want[3]);
+      }
+      for (uint32_t b = 0; b < 2; b++)
+         vkDestroySampler(dev.device, samplers[b], NULL);
+      vkt_buffer_destroy(&dev, &results);
+      vkt_image_destroy(&dev, &img);
+   }
+   vkt_buffer_destroy(&dev, &coords);
+   vkt_teardown(&ctx, &dev);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);

@@ -44,12 +44,22 @@ static uint32_t u32(float f)
 
 /* The border color in the format's numeric class: integer borders for
  * integer formats, float borders otherwise; a border of the other kind is
- * converted (the driver normally picks the matching one). */
+ * converted (the driver normally picks the matching one). Components the
+ * format does not have read as any of its texels would, 0 or alpha 1
+ * (Vulkan "Texel Replacement": the border replaces the texel, then the
+ * missing components are filled in, then the view's swizzle applies). */
 static void border_texel(const struct ppu_sampler_header *smp, enum ppu_texel_class cls,
-                         struct ppu_texel *v)
+                         unsigned components, struct ppu_texel *v)
 {
    bool int_border = (smp->flags & PPU_SAMPLER_FLAG_BORDER_INT) != 0;
    for (unsigned c = 0; c < 4; c++) {
+      if (!(components & (1u << c))) {
+         if (cls == PPU_TEXEL_CLASS_FLOAT)
+            v->f[c] = c == 3 ? 1.0f : 0.0f;
+         else
+            v->u[c] = c == 3 ? 1u : 0u;
+         continue;
+      }
       uint32_t b = smp->border_color[c];
       if (cls == PPU_TEXEL_CLASS_FLOAT) {
          v->f[c] = int_border ? (float)(int32_t)b : f32(b);
@@ -138,12 +148,21 @@ static void reduction_result(const struct reduction *r, unsigned groups, float o
          out[c] += r->weight[g] * r->value[g][c];
 }
 
+/* The numeric class of what a view reads: the stencil aspect of a
+ * depth/stencil format is unsigned integer whatever the depth's class. */
+static enum ppu_texel_class view_class(const struct ppu_texture_header *h)
+{
+   return (h->flags & PPU_TEX_FLAG_STENCIL)
+              ? PPU_TEXEL_CLASS_UINT
+              : ppu_texel_format_class((enum ppu_tex_format)h->format);
+}
+
 static bool filter_lane(struct ppu_tex_cache *cache, uint64_t pd_pa, const struct ppu_tex_instr *in,
                         const struct ppu_tex_lane_footprint *lf, uint32_t out[4],
                         struct ppu_fault *fault)
 {
    const struct ppu_texture_header *h = lf->tex;
-   enum ppu_texel_class cls = ppu_texel_format_class((enum ppu_tex_format)h->format);
+   enum ppu_texel_class cls = view_class(h);
    float dref = compare_reference(h->format, lf->dref);
    float acc[4] = {0, 0, 0, 0};
    struct ppu_texel first;
@@ -159,7 +178,10 @@ static bool filter_lane(struct ppu_tex_cache *cache, uint64_t pd_pa, const struc
       const struct ppu_tex_texel_ref *t = &lf->texel[i];
       struct ppu_texel v;
       if (t->border)
-         border_texel(lf->smp, cls, &v);
+         border_texel(lf->smp, cls,
+                      ppu_texel_format_components((enum ppu_tex_format)h->format,
+                                                  (h->flags & PPU_TEX_FLAG_STENCIL) != 0),
+                      &v);
       else if (!read_texel(cache, pd_pa, lf, t, &v, fault))
          return false;
       if (in->compare) {
@@ -220,7 +242,7 @@ static void out_of_range_texel(const struct ppu_texture_header *h, uint32_t out[
    } else {
       ppu_texel_decode(format, zeros, (h->flags & PPU_TEX_FLAG_STENCIL) != 0, &v);
    }
-   const enum ppu_texel_class cls = ppu_texel_format_class(format);
+   const enum ppu_texel_class cls = view_class(h);
    for (unsigned c = 0; c < 4; c++)
       out[c] = swizzled(&v, (h->swizzle >> (4 * c)) & 0xf, cls);
 }

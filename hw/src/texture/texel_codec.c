@@ -229,6 +229,41 @@ static void load_words(enum ppu_tex_format format, const void *src, uint64_t w[2
    memcpy(w, src, ppu_tex_format_bytes(format));
 }
 
+unsigned ppu_texel_format_components(enum ppu_tex_format format, bool stencil)
+{
+   if (stencil)
+      return 0x1u;
+   switch (format) {
+   case PPU_TEX_FORMAT_BC1_RGB_UNORM:
+   case PPU_TEX_FORMAT_BC1_RGB_SRGB:
+   case PPU_TEX_FORMAT_BC6H_UFLOAT:
+   case PPU_TEX_FORMAT_BC6H_SFLOAT:
+      return 0x7u;
+   case PPU_TEX_FORMAT_BC4_UNORM:
+   case PPU_TEX_FORMAT_BC4_SNORM:
+      return 0x1u;
+   case PPU_TEX_FORMAT_BC5_UNORM:
+   case PPU_TEX_FORMAT_BC5_SNORM:
+      return 0x3u;
+   case PPU_TEX_FORMAT_BC1_RGBA_UNORM:
+   case PPU_TEX_FORMAT_BC1_RGBA_SRGB:
+   case PPU_TEX_FORMAT_BC2_UNORM:
+   case PPU_TEX_FORMAT_BC2_SRGB:
+   case PPU_TEX_FORMAT_BC3_UNORM:
+   case PPU_TEX_FORMAT_BC3_SRGB:
+   case PPU_TEX_FORMAT_BC7_UNORM:
+   case PPU_TEX_FORMAT_BC7_SRGB:
+      return 0xfu;
+   default:
+      break;
+   }
+   const struct texel_layout *l = layout_of(format);
+   unsigned mask = 0;
+   for (unsigned i = 0; i < l->count; i++)
+      mask |= 1u << l->ch[i].comp;
+   return mask;
+}
+
 void ppu_texel_decode(enum ppu_tex_format format, const void *src, bool stencil,
                       struct ppu_texel *out)
 {

@@ -32,6 +32,11 @@ enum ppu_texel_class {
 
 enum ppu_texel_class ppu_texel_format_class(enum ppu_tex_format format);
 
+/* The components (bit 0 R or depth or stencil, 1 G, 2 B, 3 A) a format's
+ * texels have; `stencil` selects the stencil aspect. The others read as
+ * 0 (R, G, B) and 1 (A), border texels included. */
+unsigned ppu_texel_format_components(enum ppu_tex_format format, bool stencil);
+
 /* Decodes the texel at `src` (ppu_tex_format_bytes(format) bytes). Not for
  * block-compressed formats. `stencil` selects the stencil aspect of a
  * combined depth/stencil format. */
