@@ -2,6 +2,7 @@
 #include "bvh_test_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,4 +281,37 @@ float *test_random_soup(uint32_t n, uint32_t seed, float scene, float size)
          v[9 * i + k] = c[k % 3] + test_randf(&s, -size, size);
    }
    return v;
+}
+
+bool test_same_hit(const struct test_hit *a, const struct test_hit *b)
+{
+   if (a->hit != b->hit)
+      return false;
+   if (!a->hit)
+      return true;
+   /* Equal t with another primitive is a tie, not a disagreement. */
+   return a->t == b->t;
+}
+
+uint32_t test_compare_rays(const void *bvh, const struct bvh_build_input *in, uint32_t rays,
+                           uint32_t seed, uint32_t *hits)
+{
+   const struct ppu_bvh_header *h = bvh;
+   uint32_t bad = 0, s = seed;
+   *hits = 0;
+   for (uint32_t i = 0; i < rays; i++) {
+      struct test_ray r;
+      test_random_ray(&s, h->bounds_min, h->bounds_max, &r);
+      struct test_hit a, b;
+      test_trace(bvh, &r, &a);
+      test_brute_force(in, &r, &b);
+      if (!test_same_hit(&a, &b)) {
+         if (bad < 5)
+            fprintf(stderr, "  ray %u: bvh %d t=%.9g, brute %d t=%.9g (prim %u)\n", i, a.hit, a.t,
+                    b.hit, b.t, b.primitive);
+         bad++;
+      }
+      *hits += b.hit;
+   }
+   return bad;
 }

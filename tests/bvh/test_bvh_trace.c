@@ -10,40 +10,6 @@
 #include "obj_mesh.h"
 #include "test_harness.h"
 
-static bool same_hit(const struct test_hit *a, const struct test_hit *b)
-{
-   if (a->hit != b->hit)
-      return false;
-   if (!a->hit)
-      return true;
-   /* Equal t with another primitive is a tie, not a disagreement. */
-   return a->t == b->t;
-}
-
-/* Casts `rays` random rays; returns the number of disagreements. */
-static uint32_t compare_rays(const void *bvh, const struct bvh_build_input *in, uint32_t rays,
-                             uint32_t seed, uint32_t *hits)
-{
-   const struct ppu_bvh_header *h = bvh;
-   uint32_t bad = 0, s = seed;
-   *hits = 0;
-   for (uint32_t i = 0; i < rays; i++) {
-      struct test_ray r;
-      test_random_ray(&s, h->bounds_min, h->bounds_max, &r);
-      struct test_hit a, b;
-      test_trace(bvh, &r, &a);
-      test_brute_force(in, &r, &b);
-      if (!same_hit(&a, &b)) {
-         if (bad < 5)
-            fprintf(stderr, "  ray %u: bvh %d t=%.9g, brute %d t=%.9g (prim %u)\n", i, a.hit, a.t,
-                    b.hit, b.t, b.primitive);
-         bad++;
-      }
-      *hits += b.hit;
-   }
-   return bad;
-}
-
 /* Builds one geometry, casts rays against it and brute force; frees data. */
 static void check_geometry(enum bvh_geometry_type type, float *data, uint32_t n, uint32_t rays,
                            uint32_t seed, uint32_t min_hits)
@@ -58,7 +24,7 @@ static void check_geometry(enum bvh_geometry_type type, float *data, uint32_t n,
    CHECK(bvh);
    if (bvh) {
       uint32_t hits;
-      CHECK_EQ_U64(compare_rays(bvh, &in, rays, seed, &hits), 0);
+      CHECK_EQ_U64(test_compare_rays(bvh, &in, rays, seed, &hits), 0);
       CHECK_MSG(hits > min_hits, "%u hits", hits);
    }
    free(bvh);
@@ -100,7 +66,7 @@ static uint32_t compare_tlas_rays(const void *tlas,
       struct test_hit a, b;
       test_trace(tlas, &ray, &a);
       test_brute_force_tlas(tlas, by_instance, &ray, &b);
-      bad += !same_hit(&a, &b);
+      bad += !test_same_hit(&a, &b);
       *hits += b.hit;
    }
    return bad;
@@ -213,7 +179,7 @@ TEST_CASE(refit_after_moving_vertices_matches_brute_force)
       char why[200];
       CHECK_MSG(bvh_validate(bvh, h->total_size, why, sizeof(why)) == BVH_SUCCESS, "%s", why);
       uint32_t hits;
-      CHECK_EQ_U64(compare_rays(bvh, &in, 2000, 100 + round, &hits), 0);
+      CHECK_EQ_U64(test_compare_rays(bvh, &in, 2000, 100 + round, &hits), 0);
    }
    /* Refit needs ALLOW_UPDATE and the same primitive counts. */
    geo.primitive_count = n - 1;
@@ -297,7 +263,7 @@ static void check_scene(const char *name, uint32_t expect_tris, uint32_t rays)
                  BVH_SUCCESS,
              "%s: %s", name, why);
    uint32_t hits;
-   CHECK_EQ_U64(compare_rays(bvh, &in, rays, 77, &hits), 0);
+   CHECK_EQ_U64(test_compare_rays(bvh, &in, rays, 77, &hits), 0);
    CHECK(hits > 0);
    free(bvh);
    free(soup);
@@ -325,7 +291,7 @@ TEST_CASE(scene_cornell_tiny_matches_brute_force_and_known_hits)
    test_trace(bvh, &top, &h);
    CHECK(h.hit && fabs(h.t - 6.0) < 1e-6);
    uint32_t hits;
-   CHECK_EQ_U64(compare_rays(bvh, &in, 5000, 3, &hits), 0);
+   CHECK_EQ_U64(test_compare_rays(bvh, &in, 5000, 3, &hits), 0);
    free(bvh);
    free(soup);
    obj_mesh_free(&mesh);
