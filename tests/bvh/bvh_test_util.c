@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_harness.h"
+
 uint32_t test_rand(uint32_t *state)
 {
    /* xorshift32 */
@@ -314,4 +316,31 @@ uint32_t test_compare_rays(const void *bvh, const struct bvh_build_input *in, ui
       *hits += b.hit;
    }
    return bad;
+}
+
+uint32_t test_compare_tlas_rays(const void *tlas, const struct bvh_build_input *const *by_instance,
+                                uint32_t rays, uint32_t seed, uint32_t *hits)
+{
+   const struct ppu_bvh_header *th = tlas;
+   uint32_t bad = 0, s = seed;
+   *hits = 0;
+   for (uint32_t i = 0; i < rays; i++) {
+      struct test_ray ray;
+      test_random_ray(&s, th->bounds_min, th->bounds_max, &ray);
+      struct test_hit a, b;
+      test_trace(tlas, &ray, &a);
+      test_brute_force_tlas(tlas, by_instance, &ray, &b);
+      bad += !test_same_hit(&a, &b);
+      *hits += b.hit;
+   }
+   return bad;
+}
+
+bool test_bvh_valid(const void *bvh)
+{
+   char why[256];
+   const struct ppu_bvh_header *h = bvh;
+   enum bvh_result r = bvh_validate(bvh, h->total_size, why, sizeof(why));
+   CHECK_MSG(r == BVH_SUCCESS, "bvh_validate: %s", why);
+   return r == BVH_SUCCESS;
 }

@@ -11,15 +11,6 @@
 #include "bvh_test_util.h"
 #include "test_harness.h"
 
-static bool valid(const void *bvh)
-{
-   char why[256];
-   const struct ppu_bvh_header *h = bvh;
-   enum bvh_result r = bvh_validate(bvh, h->total_size, why, sizeof(why));
-   CHECK_MSG(r == BVH_SUCCESS, "bvh_validate: %s", why);
-   return r == BVH_SUCCESS;
-}
-
 static struct bvh_build_input triangles_input(const struct bvh_geometry *geo, bool fast,
                                               uint32_t threads)
 {
@@ -51,7 +42,7 @@ TEST_CASE(fast_builds_validate_and_match_brute_force)
       struct bvh_build_stats st;
       void *bvh = build(&in, &st);
       REQUIRE(bvh);
-      CHECK(valid(bvh));
+      CHECK(test_bvh_valid(bvh));
       CHECK_EQ_U64(((const struct ppu_bvh_header *)bvh)->leaf_count, n);
       uint32_t hits;
       CHECK_EQ_U64(test_compare_rays(bvh, &in, 2000, 5 + c, &hits), 0);
@@ -79,7 +70,7 @@ TEST_CASE(fast_aabb_builds_match_brute_force)
                                 .prefer_fast_build = true};
    void *bvh = build(&in, NULL);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    uint32_t hits;
    CHECK_EQ_U64(test_compare_rays(bvh, &in, 2000, 13, &hits), 0);
    CHECK(hits > 200);
@@ -97,7 +88,7 @@ TEST_CASE(fast_build_is_another_tree_of_bounded_sah_cost)
    struct bvh_build_stats sah, fast;
    void *a = build(&sah_in, &sah), *b = build(&fast_in, &fast);
    REQUIRE(a && b);
-   CHECK(valid(b));
+   CHECK(test_bvh_valid(b));
    const struct ppu_bvh_header *ha = a, *hb = b;
    /* The flag must change the tree (else it is ignored) ... */
    CHECK_MSG(ha->total_size != hb->total_size || memcmp(a, b, ha->total_size) != 0,
@@ -131,7 +122,7 @@ TEST_CASE(fast_build_keeps_the_depth_bound)
    struct bvh_build_stats st;
    void *bvh = build(&in, &st);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    CHECK_MSG(st.max_depth < PPU_BVH_MAX_DEPTH, "max depth %u", st.max_depth);
    uint32_t hits;
    CHECK_EQ_U64(test_compare_rays(bvh, &in, 2000, 21, &hits), 0);
@@ -153,7 +144,7 @@ TEST_CASE(fast_build_is_the_same_for_any_thread_count)
    struct bvh_build_stats ref_stats;
    void *ref = build(&in, &ref_stats);
    REQUIRE(ref);
-   CHECK(valid(ref));
+   CHECK(test_bvh_valid(ref));
    uint64_t size = ((const struct ppu_bvh_header *)ref)->total_size;
    const uint32_t threads[] = {2, 3, 0};
    for (unsigned t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
@@ -196,22 +187,12 @@ TEST_CASE(fast_top_level_matches_brute_force)
                                 .prefer_fast_build = true};
    void *tlas = build(&in, NULL);
    REQUIRE(tlas);
-   CHECK(valid(tlas));
-   const struct ppu_bvh_header *th = tlas;
+   CHECK(test_bvh_valid(tlas));
    const struct bvh_build_input **blas_inputs = malloc(sizeof(*blas_inputs) * n);
    REQUIRE(blas_inputs);
    for (uint32_t i = 0; i < n; i++)
       blas_inputs[i] = &blas_in; /* by instance index */
-   uint32_t bad = 0, hits = 0, rs = 99;
-   for (uint32_t i = 0; i < 1000; i++) {
-      struct test_ray r;
-      test_random_ray(&rs, th->bounds_min, th->bounds_max, &r);
-      struct test_hit a, b;
-      test_trace(tlas, &r, &a);
-      test_brute_force_tlas(tlas, blas_inputs, &r, &b);
-      bad += !test_same_hit(&a, &b);
-      hits += b.hit;
-   }
+   uint32_t hits, bad = test_compare_tlas_rays(tlas, blas_inputs, 1000, 99, &hits);
    CHECK_EQ_U64(bad, 0);
    CHECK(hits > 50);
    free(blas_inputs);

@@ -52,26 +52,6 @@ TEST_CASE(aabb_rays_match_brute_force)
    check_geometry(BVH_GEOMETRY_AABBS, b, n, 4000, 11, 500);
 }
 
-/* compare_rays for a top level whose instance i uses by_instance[i]. */
-static uint32_t compare_tlas_rays(const void *tlas,
-                                  const struct bvh_build_input *const *by_instance, uint32_t rays,
-                                  uint32_t seed, uint32_t *hits)
-{
-   const struct ppu_bvh_header *th = tlas;
-   uint32_t bad = 0, s = seed;
-   *hits = 0;
-   for (uint32_t i = 0; i < rays; i++) {
-      struct test_ray ray;
-      test_random_ray(&s, th->bounds_min, th->bounds_max, &ray);
-      struct test_hit a, b;
-      test_trace(tlas, &ray, &a);
-      test_brute_force_tlas(tlas, by_instance, &ray, &b);
-      bad += !test_same_hit(&a, &b);
-      *hits += b.hit;
-   }
-   return bad;
-}
-
 static void rotation_scale(float m[3][4], float angle, const float axis_in[3], float scale,
                            const float t[3])
 {
@@ -145,7 +125,7 @@ TEST_CASE(instances_with_rotations_and_scales_match_brute_force)
          }
    }
    uint32_t hits;
-   CHECK_EQ_U64(compare_tlas_rays(tlas, by_instance, 3000, s, &hits), 0);
+   CHECK_EQ_U64(test_compare_tlas_rays(tlas, by_instance, 3000, s, &hits), 0);
    CHECK_MSG(hits > 100, "only %u of 3000 rays hit", hits);
    free(tlas);
    for (int b = 0; b < BLASES; b++) {
@@ -224,7 +204,7 @@ TEST_CASE(refit_of_instances_follows_new_transforms)
    CHECK(bvh_refit(&in, tlas, th->total_size) == BVH_SUCCESS);
    CHECK(bvh_validate(tlas, th->total_size, NULL, 0) == BVH_SUCCESS);
    uint32_t hits;
-   CHECK_EQ_U64(compare_tlas_rays(tlas, by_instance, 2000, 4, &hits), 0);
+   CHECK_EQ_U64(test_compare_tlas_rays(tlas, by_instance, 2000, 4, &hits), 0);
    free(tlas);
    free(blas);
    free(soup);
