@@ -399,6 +399,8 @@ enum vkppu_as_status vkppu_as_build_input(struct vkppu_as_context *ctx,
    in->flags = (build->flags & VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_UPDATE_BIT_KHR)
                    ? PPU_BVH_FLAG_ALLOW_UPDATE
                    : 0;
+   in->prefer_fast_build =
+       (build->flags & VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_BUILD_BIT_KHR) != 0;
    uint32_t n = build->geometry_count;
    if (build->type == VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR) {
       /* A top level has exactly one geometry, of instances

@@ -362,7 +362,8 @@ enum bvh_result bvh_build(const struct bvh_build_input *in, void *dst, uint64_t 
    stats.active_record_count = active;
 
    if (active) {
-      r = bvh_build_binary(prims, active, pool, &tree);
+      r = in->prefer_fast_build ? bvh_build_binary_fast(prims, active, pool, &tree)
+                                : bvh_build_binary(prims, active, pool, &tree);
       if (r == BVH_SUCCESS) {
          c.wide_capacity = (uint32_t)max_wide_nodes(active);
          c.wide = bvh_alloc_large(sizeof(*c.wide) * c.wide_capacity);

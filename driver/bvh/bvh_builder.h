@@ -85,6 +85,10 @@ struct bvh_build_input {
     * The structure is the same, byte for byte, for every thread count.
     * bvh_refit ignores it. */
    uint32_t thread_count;
+   /* VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_BUILD_BIT_KHR: a linear
+    * BVH (Morton-code sort and midpoint splits, bvh_lbvh.c) instead of the
+    * binned SAH tree; several times faster to build, slower to trace. */
+   bool prefer_fast_build;
 };
 
 /* Below this many primitives bvh_build runs on the caller's thread only:

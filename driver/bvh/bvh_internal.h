@@ -128,6 +128,32 @@ struct bvh_bin_tree {
 enum bvh_result bvh_build_binary(struct bvh_prim *prims, uint32_t n, struct bvh_pool *pool,
                                  struct bvh_bin_tree *out);
 
+/* Levels of internal nodes that median splits need for n primitives. */
+static inline uint32_t bvh_median_levels(uint32_t n)
+{
+   uint64_t leaves = ((uint64_t)n + PPU_BVH_MAX_LEAF_RECORDS - 1) / PPU_BVH_MAX_LEAF_RECORDS;
+   uint32_t levels = 0;
+   while ((1ull << levels) < leaves)
+      levels++;
+   return levels;
+}
+
+/* May a node at `depth` (internal, so depth < PPU_BVH_MAX_DEPTH) have a
+ * child of n primitives? The child sits at depth + 1 and needs
+ * bvh_median_levels(n) more levels of internal nodes. Both binary builders
+ * split only so, and fall back to a median split otherwise, which the root
+ * always allows (n < 2^32 needs at most 29 levels of leaves of 8). */
+static inline bool bvh_child_fits(uint32_t depth, uint32_t n)
+{
+   return depth + 1 + bvh_median_levels(n) <= PPU_BVH_MAX_DEPTH;
+}
+
+/* The fast alternative to bvh_build_binary for builds that ask for it
+ * (bvh_build_input::prefer_fast_build): a linear BVH (bvh_lbvh.c), same
+ * contract. */
+enum bvh_result bvh_build_binary_fast(struct bvh_prim *prims, uint32_t n, struct bvh_pool *pool,
+                                      struct bvh_bin_tree *out);
+
 /* Cost constants of the SAH, in cycles of the unified box/triangle
  * datapath (unified-box-triangle-datapath seed: 4 box tests or 1 triangle
  * test per cycle). */

@@ -205,24 +205,6 @@ struct sah_builder {
    uint32_t task_min; /* smaller top-level nodes become tasks */
 };
 
-/* Levels of internal nodes that median splits need for n primitives. */
-static uint32_t median_levels(uint32_t n)
-{
-   uint64_t leaves = ((uint64_t)n + PPU_BVH_MAX_LEAF_RECORDS - 1) / PPU_BVH_MAX_LEAF_RECORDS;
-   uint32_t levels = 0;
-   while ((1ull << levels) < leaves)
-      levels++;
-   return levels;
-}
-
-/* May a node at `depth` (internal, so depth < PPU_BVH_MAX_DEPTH) have a
- * child of n primitives? The child sits at depth + 1 and needs
- * median_levels(n) more levels of internal nodes. */
-static bool child_fits(uint32_t depth, uint32_t n)
-{
-   return depth + 1 + median_levels(n) <= PPU_BVH_MAX_DEPTH;
-}
-
 static inline vec4 centroid4(const struct bvh_prim *p)
 {
    /* = bvh_prim_centroid on every axis. */
@@ -702,7 +684,7 @@ static bool split_node(struct sah_builder *b, struct bvh_pool *pool, const struc
    if (s.axis >= 0 && may_leaf && BVH_SAH_COST_PRIM * n <= s.cost)
       return false;
    if (s.axis >= 0 &&
-       (!child_fits(job->depth, s.left_count) || !child_fits(job->depth, n - s.left_count)))
+       (!bvh_child_fits(job->depth, s.left_count) || !bvh_child_fits(job->depth, n - s.left_count)))
       s.axis = -1;
    if (s.axis < 0) {
       if (may_leaf)

@@ -141,7 +141,7 @@ static bool mmu_lookup(struct ppu_mmu_client *c, uint64_t pd_pa, uint64_t va, bo
       c->epoch = epoch;
    }
    uint64_t vpn = va >> PPU_PAGE_SHIFT;
-   struct ppu_tlb_entry *slot = &c->tlb[(vpn ^ (pd_pa >> PPU_PAGE_SHIFT)) & (c->tlb_entries - 1)];
+   struct ppu_tlb_entry *slot = ppu_mmu_tlb_slot(c, pd_pa, vpn);
    if (slot->pte && slot->vpn == vpn && slot->pd_pa == pd_pa) {
       ppu_counter_add(c->counters, PPU_COUNTER_MMU_TLB_HITS, 1);
       *leaf = slot->pte;

@@ -2,8 +2,11 @@
 #include "bvh_test_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "test_harness.h"
 
 uint32_t test_rand(uint32_t *state)
 {
@@ -280,4 +283,64 @@ float *test_random_soup(uint32_t n, uint32_t seed, float scene, float size)
          v[9 * i + k] = c[k % 3] + test_randf(&s, -size, size);
    }
    return v;
+}
+
+bool test_same_hit(const struct test_hit *a, const struct test_hit *b)
+{
+   if (a->hit != b->hit)
+      return false;
+   if (!a->hit)
+      return true;
+   /* Equal t with another primitive is a tie, not a disagreement. */
+   return a->t == b->t;
+}
+
+uint32_t test_compare_rays(const void *bvh, const struct bvh_build_input *in, uint32_t rays,
+                           uint32_t seed, uint32_t *hits)
+{
+   const struct ppu_bvh_header *h = bvh;
+   uint32_t bad = 0, s = seed;
+   *hits = 0;
+   for (uint32_t i = 0; i < rays; i++) {
+      struct test_ray r;
+      test_random_ray(&s, h->bounds_min, h->bounds_max, &r);
+      struct test_hit a, b;
+      test_trace(bvh, &r, &a);
+      test_brute_force(in, &r, &b);
+      if (!test_same_hit(&a, &b)) {
+         if (bad < 5)
+            fprintf(stderr, "  ray %u: bvh %d t=%.9g, brute %d t=%.9g (prim %u)\n", i, a.hit, a.t,
+                    b.hit, b.t, b.primitive);
+         bad++;
+      }
+      *hits += b.hit;
+   }
+   return bad;
+}
+
+uint32_t test_compare_tlas_rays(const void *tlas, const struct bvh_build_input *const *by_instance,
+                                uint32_t rays, uint32_t seed, uint32_t *hits)
+{
+   const struct ppu_bvh_header *th = tlas;
+   uint32_t bad = 0, s = seed;
+   *hits = 0;
+   for (uint32_t i = 0; i < rays; i++) {
+      struct test_ray ray;
+      test_random_ray(&s, th->bounds_min, th->bounds_max, &ray);
+      struct test_hit a, b;
+      test_trace(tlas, &ray, &a);
+      test_brute_force_tlas(tlas, by_instance, &ray, &b);
+      bad += !test_same_hit(&a, &b);
+      *hits += b.hit;
+   }
+   return bad;
+}
+
+bool test_bvh_valid(const void *bvh)
+{
+   char why[256];
+   const struct ppu_bvh_header *h = bvh;
+   enum bvh_result r = bvh_validate(bvh, h->total_size, why, sizeof(why));
+   CHECK_MSG(r == BVH_SUCCESS, "bvh_validate: %s", why);
+   return r == BVH_SUCCESS;
 }

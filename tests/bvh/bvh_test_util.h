@@ -51,4 +51,23 @@ float *test_random_soup(uint32_t n, uint32_t seed, float scene, float size);
 /* A random ray from inside or around the box [lo, hi]. */
 void test_random_ray(uint32_t *state, const float lo[3], const float hi[3], struct test_ray *r);
 
+/* The same closest hit: both miss, or both hit at the same t (another
+ * primitive at equal t is a tie, not a disagreement). */
+bool test_same_hit(const struct test_hit *a, const struct test_hit *b);
+
+/* bvh_validate of the structure at bvh (its header's total_size bytes): a
+ * failed check with the reason, and false, when it is not valid. */
+bool test_bvh_valid(const void *bvh);
+
+/* Casts `rays` random rays (seeded) at bvh, built from the bottom-level
+ * input `in`, and by brute force over `in`; returns the number of
+ * disagreements on the closest hit (equal t with another primitive is a
+ * tie, not one) and sets *hits to the rays brute force hits. */
+uint32_t test_compare_rays(const void *bvh, const struct bvh_build_input *in, uint32_t rays,
+                           uint32_t seed, uint32_t *hits);
+/* test_compare_rays for a built top level whose instance i uses the
+ * bottom-level input by_instance[i]. */
+uint32_t test_compare_tlas_rays(const void *tlas, const struct bvh_build_input *const *by_instance,
+                                uint32_t rays, uint32_t seed, uint32_t *hits);
+
 #endif

@@ -11,15 +11,6 @@
 #include "bvh_test_util.h"
 #include "test_harness.h"
 
-static bool valid(const void *bvh)
-{
-   char why[256];
-   const struct ppu_bvh_header *h = bvh;
-   enum bvh_result r = bvh_validate(bvh, h->total_size, why, sizeof(why));
-   CHECK_MSG(r == BVH_SUCCESS, "bvh_validate: %s", why);
-   return r == BVH_SUCCESS;
-}
-
 static void *build_triangles(const float *v, uint32_t n, struct bvh_build_stats *st)
 {
    struct bvh_geometry geo = {BVH_GEOMETRY_TRIANGLES, PPU_BVH_GEOMETRY_OPAQUE, n, v};
@@ -40,7 +31,7 @@ TEST_CASE(random_soup_validates)
       void *bvh = build_triangles(v, counts[c], &st);
       REQUIRE(bvh);
       const struct ppu_bvh_header *h = bvh;
-      CHECK(valid(bvh));
+      CHECK(test_bvh_valid(bvh));
       CHECK_EQ_U64(h->leaf_count, counts[c]);
       CHECK_EQ_U64(st.active_record_count, counts[c]);
       CHECK_EQ_U64(h->node_count, st.node_count);
@@ -63,13 +54,13 @@ TEST_CASE(zero_primitives_give_an_empty_structure)
    CHECK_EQ_U64(h->node_count, 0);
    CHECK_EQ_U64(h->leaf_count, 0);
    CHECK(h->bounds_min[0] > h->bounds_max[0]);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
    /* No geometry at all. */
    in.geometry_count = 0;
    bvh = test_build(&in, NULL, &r);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
 }
 
@@ -87,7 +78,7 @@ TEST_CASE(single_primitive_is_a_root_with_one_leaf)
    CHECK_EQ_U64(root->parent, PPU_BVH_NONE);
    for (unsigned a = 0; a < PPU_BVH_ANCESTORS - 1u; a++)
       CHECK_EQ_U64(root->ancestor[a], PPU_BVH_NONE);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
 }
 
@@ -99,7 +90,7 @@ TEST_CASE(all_primitives_at_one_point)
       v[i] = 3.0f;
    void *bvh = build_triangles(v, n, NULL);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    CHECK(((const struct ppu_bvh_header *)bvh)->max_depth < PPU_BVH_MAX_DEPTH);
    free(bvh);
    free(v);
@@ -119,7 +110,7 @@ TEST_CASE(nan_triangles_are_inactive_and_unreferenced)
    struct bvh_build_stats st;
    void *bvh = build_triangles(v, n, &st);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    CHECK_EQ_U64(st.active_record_count, n - inactive);
    const struct ppu_bvh_header *h = bvh;
    CHECK_EQ_U64(h->leaf_count, n);
@@ -134,7 +125,7 @@ TEST_CASE(nan_triangles_are_inactive_and_unreferenced)
    bvh = build_triangles(v, n, NULL);
    REQUIRE(bvh);
    CHECK_EQ_U64(((const struct ppu_bvh_header *)bvh)->node_count, 0);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
    free(v);
 }
@@ -146,7 +137,7 @@ static void check_two_active(const float v[18])
    void *bvh = build_triangles(v, 2, &st);
    REQUIRE(bvh);
    CHECK_EQ_U64(st.active_record_count, 2);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
 }
 
@@ -162,7 +153,7 @@ static void check_scaled_soup(float scene, float size, uint32_t seed)
    float *v = test_random_soup(3000, seed, scene, size);
    void *bvh = build_triangles(v, 3000, NULL);
    REQUIRE(bvh);
-   CHECK_MSG(valid(bvh), "scene %g size %g", scene, size);
+   CHECK_MSG(test_bvh_valid(bvh), "scene %g size %g", scene, size);
    free(bvh);
    free(v);
 }
@@ -180,7 +171,7 @@ TEST_CASE(huge_and_tiny_coordinates_quantize_conservatively)
                   -FLT_MAX, -FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX, 0,     0,      1};
    void *bvh = build_triangles(v, 3, NULL);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
 }
 
@@ -220,7 +211,7 @@ TEST_CASE(quantized_boxes_contain_every_primitive_exactly_as_decoded)
          }
       }
    CHECK_EQ_U64(bad, 0);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
    free(v);
 }
@@ -239,7 +230,7 @@ TEST_CASE(depth_bound_holds_for_pathological_input)
    struct bvh_build_stats st;
    void *bvh = build_triangles(v, n, &st);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    CHECK_MSG(st.max_depth < PPU_BVH_MAX_DEPTH, "max depth %u", st.max_depth);
    /* Deep enough that ancestors 2..7 are all real nodes somewhere: each
     * stored entry is the node's parent chain, walked here on the host
@@ -280,7 +271,7 @@ TEST_CASE(aabbs_with_nan_min_x_are_inactive)
    void *bvh = test_build(&in, &st, &r);
    REQUIRE(bvh);
    CHECK_EQ_U64(st.active_record_count, n - n / 10);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    free(bvh);
    free(b);
 }
@@ -298,7 +289,7 @@ TEST_CASE(geometry_table_and_record_fields)
    enum bvh_result r;
    void *bvh = test_build(&in, NULL, &r);
    REQUIRE(bvh);
-   CHECK(valid(bvh));
+   CHECK(test_bvh_valid(bvh));
    const struct ppu_bvh_header *h = bvh;
    const struct ppu_bvh_geometry *gt = (const void *)((const uint8_t *)bvh + h->geometry_offset);
    CHECK_EQ_U64(h->geometry_count, 3);
@@ -376,7 +367,7 @@ static void check_thread_counts_agree(const struct bvh_build_input *in)
    struct bvh_build_stats ref_stats;
    void *ref = build_with_threads(*in, 1, &ref_stats);
    REQUIRE(ref);
-   CHECK(valid(ref));
+   CHECK(test_bvh_valid(ref));
    uint64_t size = ((const struct ppu_bvh_header *)ref)->total_size;
    const uint32_t counts[] = {2, 3, 4, 0};
    for (unsigned t = 0; t < sizeof(counts) / sizeof(counts[0]); t++) {

@@ -10,40 +10,6 @@
 #include "obj_mesh.h"
 #include "test_harness.h"
 
-static bool same_hit(const struct test_hit *a, const struct test_hit *b)
-{
-   if (a->hit != b->hit)
-      return false;
-   if (!a->hit)
-      return true;
-   /* Equal t with another primitive is a tie, not a disagreement. */
-   return a->t == b->t;
-}
-
-/* Casts `rays` random rays; returns the number of disagreements. */
-static uint32_t compare_rays(const void *bvh, const struct bvh_build_input *in, uint32_t rays,
-                             uint32_t seed, uint32_t *hits)
-{
-   const struct ppu_bvh_header *h = bvh;
-   uint32_t bad = 0, s = seed;
-   *hits = 0;
-   for (uint32_t i = 0; i < rays; i++) {
-      struct test_ray r;
-      test_random_ray(&s, h->bounds_min, h->bounds_max, &r);
-      struct test_hit a, b;
-      test_trace(bvh, &r, &a);
-      test_brute_force(in, &r, &b);
-      if (!same_hit(&a, &b)) {
-         if (bad < 5)
-            fprintf(stderr, "  ray %u: bvh %d t=%.9g, brute %d t=%.9g (prim %u)\n", i, a.hit, a.t,
-                    b.hit, b.t, b.primitive);
-         bad++;
-      }
-      *hits += b.hit;
-   }
-   return bad;
-}
-
 /* Builds one geometry, casts rays against it and brute force; frees data. */
 static void check_geometry(enum bvh_geometry_type type, float *data, uint32_t n, uint32_t rays,
                            uint32_t seed, uint32_t min_hits)
@@ -58,7 +24,7 @@ static void check_geometry(enum bvh_geometry_type type, float *data, uint32_t n,
    CHECK(bvh);
    if (bvh) {
       uint32_t hits;
-      CHECK_EQ_U64(compare_rays(bvh, &in, rays, seed, &hits), 0);
+      CHECK_EQ_U64(test_compare_rays(bvh, &in, rays, seed, &hits), 0);
       CHECK_MSG(hits > min_hits, "%u hits", hits);
    }
    free(bvh);
@@ -84,26 +50,6 @@ TEST_CASE(aabb_rays_match_brute_force)
          b[6 * i + 3 + a] = b[6 * i + a] + test_randf(&s, 0, 1.5f);
       }
    check_geometry(BVH_GEOMETRY_AABBS, b, n, 4000, 11, 500);
-}
-
-/* compare_rays for a top level whose instance i uses by_instance[i]. */
-static uint32_t compare_tlas_rays(const void *tlas,
-                                  const struct bvh_build_input *const *by_instance, uint32_t rays,
-                                  uint32_t seed, uint32_t *hits)
-{
-   const struct ppu_bvh_header *th = tlas;
-   uint32_t bad = 0, s = seed;
-   *hits = 0;
-   for (uint32_t i = 0; i < rays; i++) {
-      struct test_ray ray;
-      test_random_ray(&s, th->bounds_min, th->bounds_max, &ray);
-      struct test_hit a, b;
-      test_trace(tlas, &ray, &a);
-      test_brute_force_tlas(tlas, by_instance, &ray, &b);
-      bad += !same_hit(&a, &b);
-      *hits += b.hit;
-   }
-   return bad;
 }
 
 static void rotation_scale(float m[3][4], float angle, const float axis_in[3], float scale,
@@ -179,7 +125,7 @@ TEST_CASE(instances_with_rotations_and_scales_match_brute_force)
          }
    }
    uint32_t hits;
-   CHECK_EQ_U64(compare_tlas_rays(tlas, by_instance, 3000, s, &hits), 0);
+   CHECK_EQ_U64(test_compare_tlas_rays(tlas, by_instance, 3000, s, &hits), 0);
    CHECK_MSG(hits > 100, "only %u of 3000 rays hit", hits);
    free(tlas);
    for (int b = 0; b < BLASES; b++) {
@@ -213,7 +159,7 @@ TEST_CASE(refit_after_moving_vertices_matches_brute_force)
       char why[200];
       CHECK_MSG(bvh_validate(bvh, h->total_size, why, sizeof(why)) == BVH_SUCCESS, "%s", why);
       uint32_t hits;
-      CHECK_EQ_U64(compare_rays(bvh, &in, 2000, 100 + round, &hits), 0);
+      CHECK_EQ_U64(test_compare_rays(bvh, &in, 2000, 100 + round, &hits), 0);
    }
    /* Refit needs ALLOW_UPDATE and the same primitive counts. */
    geo.primitive_count = n - 1;
@@ -258,7 +204,7 @@ TEST_CASE(refit_of_instances_follows_new_transforms)
    CHECK(bvh_refit(&in, tlas, th->total_size) == BVH_SUCCESS);
    CHECK(bvh_validate(tlas, th->total_size, NULL, 0) == BVH_SUCCESS);
    uint32_t hits;
-   CHECK_EQ_U64(compare_tlas_rays(tlas, by_instance, 2000, 4, &hits), 0);
+   CHECK_EQ_U64(test_compare_tlas_rays(tlas, by_instance, 2000, 4, &hits), 0);
    free(tlas);
    free(blas);
    free(soup);
@@ -297,7 +243,7 @@ static void check_scene(const char *name, uint32_t expect_tris, uint32_t rays)
                  BVH_SUCCESS,
              "%s: %s", name, why);
    uint32_t hits;
-   CHECK_EQ_U64(compare_rays(bvh, &in, rays, 77, &hits), 0);
+   CHECK_EQ_U64(test_compare_rays(bvh, &in, rays, 77, &hits), 0);
    CHECK(hits > 0);
    free(bvh);
    free(soup);
@@ -325,7 +271,7 @@ TEST_CASE(scene_cornell_tiny_matches_brute_force_and_known_hits)
    test_trace(bvh, &top, &h);
    CHECK(h.hit && fabs(h.t - 6.0) < 1e-6);
    uint32_t hits;
-   CHECK_EQ_U64(compare_rays(bvh, &in, 5000, 3, &hits), 0);
+   CHECK_EQ_U64(test_compare_rays(bvh, &in, 5000, 3, &hits), 0);
    free(bvh);
    free(soup);
    obj_mesh_free(&mesh);

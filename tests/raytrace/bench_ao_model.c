@@ -49,6 +49,7 @@ static int predictor_row_count;
 struct baseline_row {
    char scene[32];
    double model_mrays, model_build_ms, model_mean_ao;
+   double model_sah, fast_build_ms, fast_sah; /* SAH cost; the PREFER_FAST_BUILD BLAS */
    bool has_embree, has_lavapipe;
    struct rt_embree_measurement e;
    struct rt_lavapipe_measurement lvp;
@@ -100,6 +101,8 @@ static bool run_scene(const char *name, const struct options *o)
          snprintf(r->scene, sizeof(r->scene), "%s", name);
          r->model_mrays = rays / m.seconds * 1e-6;
          r->model_build_ms = m.blas_build_ms;
+         r->model_sah = m.blas_sah_cost;
+         rt_model_time_fast_build(&mesh, o->run.host_threads, &r->fast_build_ms, &r->fast_sah);
          r->model_mean_ao = s.mean_ao;
          r->has_embree = o->embree && rt_embree_ao(&mesh, cam, &o->run, &r->e);
          r->has_lavapipe = o->lavapipe && rt_lavapipe_ao(name, o->run.width, o->run.height,
@@ -168,6 +171,14 @@ static void print_baseline_table(void)
              r->e.build_ms, r->model_mean_ao, s->mean_ao);
    }
    printf("(Mrays/s; 0 where a baseline was not run)\n");
+   printf("\nvkppu BLAS builds: default (binned SAH) and PREFER_FAST_BUILD (linear BVH), host "
+          "threads as above\n");
+   printf("%-12s %9s %9s %9s %9s\n", "scene", "b_sah_ms", "sah_cost", "b_fast_ms", "fast_cost");
+   for (int i = 0; i < baseline_row_count; i++) {
+      const struct baseline_row *r = &baseline_rows[i];
+      printf("%-12s %9.1f %9.2f %9.1f %9.2f\n", r->scene, r->model_build_ms, r->model_sah,
+             r->fast_build_ms, r->fast_sah);
+   }
 }
 
 static bool parse_u32(const char *s, uint32_t *v)

@@ -234,6 +234,32 @@ bool rt_model_load(struct rt_model *m, const struct obj_mesh *mesh)
    return m->tlas_va != 0 && m->positions_va && m->indices_va;
 }
 
+bool rt_model_time_fast_build(const struct obj_mesh *mesh, uint32_t threads, double *ms,
+                              double *sah_cost)
+{
+   float *soup = obj_mesh_triangle_soup(mesh);
+   struct bvh_geometry geometry = {BVH_GEOMETRY_TRIANGLES, PPU_BVH_GEOMETRY_OPAQUE,
+                                   mesh->triangle_count, soup};
+   struct bvh_build_input in = {.kind = PPU_BVH_KIND_TRIANGLES,
+                                .geometries = &geometry,
+                                .geometry_count = 1,
+                                .thread_count = threads,
+                                .prefer_fast_build = true};
+   struct bvh_sizes sizes;
+   bool ok = soup && bvh_get_sizes(in.kind, 1, mesh->triangle_count, &sizes) == BVH_SUCCESS;
+   size_t bytes =
+       ok ? (sizes.structure_size + PPU_BVH_ALIGN - 1) & ~(size_t)(PPU_BVH_ALIGN - 1) : 0;
+   void *host = ok ? aligned_alloc(PPU_BVH_ALIGN, bytes) : NULL;
+   struct bvh_build_stats stats;
+   double t0 = now_ms();
+   ok = host && bvh_build(&in, host, bytes, &stats) == BVH_SUCCESS;
+   *ms = now_ms() - t0;
+   *sah_cost = ok ? stats.sah_cost : 0.0;
+   free(host);
+   free(soup);
+   return ok;
+}
+
 /* ctu_run names shaders relative to the compiler tests' SPIR-V directory;
  * CMake hands us the relative path from there to ours. */
 bool rt_model_dispatch(struct rt_model *m, const char *shader, const void *pc, uint32_t pc_bytes,
@@ -370,6 +396,7 @@ bool rt_ao_measure(const struct obj_mesh *mesh, const struct scene_camera *cam,
       out->triangle_count = m.triangle_count;
       out->build_ms = m.build_ms;
       out->blas_build_ms = m.blas_build_ms;
+      out->blas_sah_cost = m.blas_stats.sah_cost;
    }
    rt_model_finish(&m);
    return ok;

@@ -87,6 +87,11 @@ void rt_model_finish(struct rt_model *m);
 /* Uploads positions and indices and builds the BLAS (one opaque triangle
  * geometry) and the TLAS (one identity instance, mask 0xff). */
 bool rt_model_load(struct rt_model *m, const struct obj_mesh *mesh);
+/* Builds the BLAS rt_model_load builds, but with prefer_fast_build
+ * (VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_BUILD_BIT_KHR), on the host
+ * only: *ms gets bvh_build's time and *sah_cost the tree's SAH cost. */
+bool rt_model_time_fast_build(const struct obj_mesh *mesh, uint32_t threads, double *ms,
+                              double *sah_cost);
 
 /* A buffer on the model, zeroed or initialised from data. */
 uint64_t rt_model_buffer(struct rt_model *m, const void *data, uint32_t bytes);
@@ -143,6 +148,7 @@ struct rt_ao_measurement {
    double seconds;                       /* host time of the AO grids */
    uint32_t triangle_count;
    double build_ms, blas_build_ms; /* rt_model's */
+   double blas_sah_cost;           /* of rt_model's BLAS (bvh_build_stats) */
 };
 
 /* Runs ao.comp once on a fresh chip (so the predictor's table starts

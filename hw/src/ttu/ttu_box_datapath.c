@@ -33,19 +33,50 @@ uint32_t ppu_ttu_node_box_test_scalar(const struct ppu_ttu_ray *r, const struct 
  *   t0 > t1 ? t0 : t1     = max(t0, t1)    (far end)
  *   near > enter ? near : enter = max(near, enter)
  *   far < leave ? far : leave   = min(far, leave)
- *   enter < tmin ? tmin : enter = max(tmin, enter), and so on. */
+ *   enter < tmin ? tmin : enter = max(tmin, enter), and so on.
+ *
+ * One axis's slabs of four children, folded into their intervals. */
+__attribute__((target("avx2"), always_inline)) static inline void
+slabs4(__m128 lo4, __m128 hi4, __m256d org, __m256d inv, __m256d *enter, __m256d *leave,
+       __m256d *ok)
+{
+   __m256d t0 = _mm256_mul_pd(_mm256_sub_pd(_mm256_cvtps_pd(lo4), org), inv);
+   __m256d t1 = _mm256_mul_pd(_mm256_sub_pd(_mm256_cvtps_pd(hi4), org), inv);
+   __m256d near_t = _mm256_min_pd(t1, t0);
+   __m256d far_t = _mm256_max_pd(t0, t1);
+   *enter = _mm256_max_pd(near_t, *enter);
+   *leave = _mm256_min_pd(far_t, *leave);
+   *ok = _mm256_and_pd(*ok, _mm256_cmp_pd(near_t, far_t, _CMP_LE_OQ));
+}
+
+/* The end of the test for four children: dilation, clamping to [tmin,
+ * tmax], the hit bits and the entry t rounded to binary32 as the scalar
+ * cast (MXCSR's round to nearest), then kept inside [tmin, ...]. */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t
+finish4(__m256d e, __m256d l, __m256d ok, float tmin, float tmax, float near[4])
+{
+   const __m256d sign = _mm256_set1_pd(-0.0), dilation = _mm256_set1_pd(PPU_TTU_BOX_DILATION);
+   e = _mm256_sub_pd(e, _mm256_mul_pd(_mm256_andnot_pd(sign, e), dilation));
+   l = _mm256_add_pd(l, _mm256_mul_pd(_mm256_andnot_pd(sign, l), dilation));
+   e = _mm256_max_pd(_mm256_set1_pd((double)tmin), e);
+   l = _mm256_min_pd(_mm256_set1_pd((double)tmax), l);
+   __m256d hit = _mm256_and_pd(ok, _mm256_cmp_pd(e, l, _CMP_LE_OQ));
+   _mm_storeu_ps(near, _mm_max_ps(_mm_set1_ps(tmin), _mm256_cvtpd_ps(e)));
+   return (uint32_t)_mm256_movemask_pd(hit);
+}
+
+/* The four intervals of each half are locals, not arrays, so that they
+ * stay in registers through the three axes (indexed arrays were kept in
+ * memory: a third of the function's instructions). */
 __attribute__((target("avx2"))) static uint32_t node_box_test_avx2(const struct ppu_ttu_ray *r,
                                                                    const struct ppu_bvh_node *n,
                                                                    float tmin, float tmax,
                                                                    float near[PPU_BVH_WIDTH])
 {
-   const unsigned halves = n->child_count > 4 ? 2 : 1;
-   __m256d enter[2], leave[2], ok[2];
-   for (unsigned h = 0; h < 2; h++) {
-      enter[h] = _mm256_set1_pd(-INFINITY);
-      leave[h] = _mm256_set1_pd(INFINITY);
-      ok[h] = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-   }
+   const bool upper = n->child_count > 4;
+   __m256d enter0 = _mm256_set1_pd(-INFINITY), leave0 = _mm256_set1_pd(INFINITY);
+   __m256d ok0 = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+   __m256d enter1 = enter0, leave1 = leave0, ok1 = ok0;
    uint32_t inside = 0xffu; /* slabs parallel to the ray that contain its origin */
    for (unsigned a = 0; a < 3; a++) {
       /* q * 2^e is exact in binary32, then one rounded addition: the
@@ -67,35 +98,15 @@ __attribute__((target("avx2"))) static uint32_t node_box_test_avx2(const struct 
       }
       __m256d org = _mm256_set1_pd((double)r->org[a]);
       __m256d inv = _mm256_set1_pd(r->inv_dir[a]);
-      for (unsigned h = 0; h < halves; h++) {
-         __m128 lo4 = h ? _mm256_extractf128_ps(lo, 1) : _mm256_castps256_ps128(lo);
-         __m128 hi4 = h ? _mm256_extractf128_ps(hi, 1) : _mm256_castps256_ps128(hi);
-         __m256d t0 = _mm256_mul_pd(_mm256_sub_pd(_mm256_cvtps_pd(lo4), org), inv);
-         __m256d t1 = _mm256_mul_pd(_mm256_sub_pd(_mm256_cvtps_pd(hi4), org), inv);
-         __m256d near_t = _mm256_min_pd(t1, t0);
-         __m256d far_t = _mm256_max_pd(t0, t1);
-         enter[h] = _mm256_max_pd(near_t, enter[h]);
-         leave[h] = _mm256_min_pd(far_t, leave[h]);
-         ok[h] = _mm256_and_pd(ok[h], _mm256_cmp_pd(near_t, far_t, _CMP_LE_OQ));
-      }
+      slabs4(_mm256_castps256_ps128(lo), _mm256_castps256_ps128(hi), org, inv, &enter0, &leave0,
+             &ok0);
+      if (upper)
+         slabs4(_mm256_extractf128_ps(lo, 1), _mm256_extractf128_ps(hi, 1), org, inv, &enter1,
+                &leave1, &ok1);
    }
-   const __m256d sign = _mm256_set1_pd(-0.0), dilation = _mm256_set1_pd(PPU_TTU_BOX_DILATION);
-   const __m256d lo_t = _mm256_set1_pd((double)tmin), hi_t = _mm256_set1_pd((double)tmax);
-   const __m128 tmin4 = _mm_set1_ps(tmin);
-   uint32_t hits = 0;
-   for (unsigned h = 0; h < halves; h++) {
-      __m256d e = enter[h], l = leave[h];
-      e = _mm256_sub_pd(e, _mm256_mul_pd(_mm256_andnot_pd(sign, e), dilation));
-      l = _mm256_add_pd(l, _mm256_mul_pd(_mm256_andnot_pd(sign, l), dilation));
-      e = _mm256_max_pd(lo_t, e);
-      l = _mm256_min_pd(hi_t, l);
-      __m256d hit = _mm256_and_pd(ok[h], _mm256_cmp_pd(e, l, _CMP_LE_OQ));
-      hits |= (uint32_t)_mm256_movemask_pd(hit) << (4 * h);
-      /* Rounded to binary32 as the scalar cast (MXCSR's round to nearest),
-       * then kept inside [tmin, ...]. */
-      __m128 t = _mm_max_ps(tmin4, _mm256_cvtpd_ps(e));
-      _mm_storeu_ps(&near[4 * h], t);
-   }
+   uint32_t hits = finish4(enter0, leave0, ok0, tmin, tmax, near);
+   if (upper)
+      hits |= finish4(enter1, leave1, ok1, tmin, tmax, near + 4) << 4;
    return hits & inside;
 }
 #endif

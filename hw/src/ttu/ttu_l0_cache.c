@@ -60,7 +60,7 @@ bool ppu_ttu_l0_read(struct ppu_ttu_l0_cache *c, uint64_t pd_pa, uint64_t va, vo
        * aligns): one translation, as ppu_mmu_read makes for it, and the
        * copy straight from VRAM. */
       uint64_t pa;
-      if (!ppu_mmu_translate(c->mmu, pd_pa, va, false, &pa, fault))
+      if (!ppu_mmu_translate_read(c->mmu, pd_pa, va, &pa, fault))
          return false;
       const uint8_t *src = ppu_mmu_host_ptr(c->mmu->mmu, pa);
       /* Nodes and triangle records: copies of a known size, inlined. */

@@ -29,6 +29,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "fault.h"
 #include "host_bits.h"
 #include "ttu/ttu_box_datapath.h"
@@ -259,6 +263,28 @@ static bool memo_says_hit(const struct walk *w, enum ppu_ttu_level_id level, uin
           !memcmp(m->planes, n->q_lo, sizeof(m->planes));
 }
 
+/* Bit i of *known: slot i is INTERNAL or LEAF; of *empty: slot i is EMPTY
+ * (all eight slots, whatever child_count says). One compare of the eight
+ * kind bytes per kind where SSE2 is there (every x86-64), else a loop. */
+static void child_kind_masks(const struct ppu_bvh_node *n, uint32_t *known, uint32_t *empty)
+{
+#if defined(__SSE2__)
+   __m128i kinds = _mm_loadl_epi64((const __m128i *)(const void *)n->child_kind);
+   __m128i internal = _mm_cmpeq_epi8(kinds, _mm_set1_epi8(PPU_BVH_CHILD_INTERNAL));
+   __m128i leaf = _mm_cmpeq_epi8(kinds, _mm_set1_epi8(PPU_BVH_CHILD_LEAF));
+   __m128i none = _mm_cmpeq_epi8(kinds, _mm_set1_epi8(PPU_BVH_CHILD_EMPTY));
+   *known = (uint32_t)_mm_movemask_epi8(_mm_or_si128(internal, leaf)) & 0xffu;
+   *empty = (uint32_t)_mm_movemask_epi8(none) & 0xffu;
+#else
+   *known = *empty = 0;
+   for (unsigned slot = 0; slot < PPU_BVH_WIDTH; slot++) {
+      unsigned kind = n->child_kind[slot];
+      *known |= (uint32_t)(kind == PPU_BVH_CHILD_INTERNAL || kind == PPU_BVH_CHILD_LEAF) << slot;
+      *empty |= (uint32_t)(kind == PPU_BVH_CHILD_EMPTY) << slot;
+   }
+#endif
+}
+
 /* Tests every child of node `index` and pushes the node with the children
  * hit, closest first. */
 static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stack_entry *stack,
@@ -277,17 +303,11 @@ static bool expand(struct walk *w, struct ppu_ttu_level *lv, struct ppu_ttu_stac
    /* Which slots enter the datapath: the non-empty ones, up to a slot of
     * an unknown kind, which ends the expansion with a fault after the tests
     * of the slots before it (as a slot-by-slot walk would count them). */
-   uint32_t tested = 0;
-   unsigned bad_slot = PPU_BVH_WIDTH;
-   for (unsigned slot = 0; slot < n.child_count; slot++) {
-      unsigned kind = n.child_kind[slot];
-      if (kind == PPU_BVH_CHILD_INTERNAL || kind == PPU_BVH_CHILD_LEAF) {
-         tested |= 1u << slot;
-      } else if (kind != PPU_BVH_CHILD_EMPTY) {
-         bad_slot = slot;
-         break;
-      }
-   }
+   uint32_t known, empty;
+   child_kind_masks(&n, &known, &empty);
+   uint32_t in_node = (1u << n.child_count) - 1u, bad = in_node & ~(known | empty);
+   unsigned bad_slot = bad ? (unsigned)__builtin_ctz(bad) : PPU_BVH_WIDTH;
+   uint32_t tested = known & in_node & ((1u << bad_slot) - 1u);
    /* All children in one pass of the box datapath (ttu_box_datapath.h),
     * counted as the tests they are; the datapath switches to boxes once. */
    float near[PPU_BVH_WIDTH], tested_tmax = committed_t(w);
