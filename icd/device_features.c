@@ -133,6 +133,10 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT),
     FEATURE(VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT, vertexInputDynamicState,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceCustomBorderColorFeaturesEXT, customBorderColorWithoutFormat,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceBorderColorSwizzleFeaturesEXT, borderColorSwizzleFromImage,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT),
 };
 #undef FEATURE
 

@@ -171,6 +171,8 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(PIPELINE_ROBUSTNESS_FEATURES_EXT, VkPhysicalDevicePipelineRobustnessFeaturesEXT)              \
    X(MULTI_DRAW_FEATURES_EXT, VkPhysicalDeviceMultiDrawFeaturesEXT)                                \
    X(VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT)  \
+   X(CUSTOM_BORDER_COLOR_FEATURES_EXT, VkPhysicalDeviceCustomBorderColorFeaturesEXT)               \
+   X(BORDER_COLOR_SWIZZLE_FEATURES_EXT, VkPhysicalDeviceBorderColorSwizzleFeaturesEXT)             \
    X(PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,                                                    \
      VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT)
 
@@ -620,6 +622,22 @@ static void set_supported_features(VkBaseOutStructure *s)
        * use (graphics_pipeline_variants.c; api.graphics_dynamic_state). */
       ((VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT *)s)->vertexInputDynamicState = VK_TRUE;
       break;
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT: {
+      /* The sampler header's border words take any color; the format is
+       * not needed (sampler.c; api.image_sampling). */
+      VkPhysicalDeviceCustomBorderColorFeaturesEXT *f = (void *)s;
+      f->customBorderColors = VK_TRUE;
+      f->customBorderColorWithoutFormat = VK_TRUE;
+      break;
+   }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT: {
+      /* The texture unit swizzles border texels as it swizzles texels
+       * (tex_filter.c; api.image_sampling). */
+      VkPhysicalDeviceBorderColorSwizzleFeaturesEXT *f = (void *)s;
+      f->borderColorSwizzle = VK_TRUE;
+      f->borderColorSwizzleFromImage = VK_TRUE;
+      break;
+   }
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
       /* vkCmdDrawMulti*EXT: one DRAW_INDIRECT over the draws' records
        * (cmd_draw.c; api.graphics_features). */

@@ -502,6 +502,10 @@ static void fill_chained_properties(const struct vkppu_physical_device *pd, VkBa
       p->defaultRobustnessImages = VK_PIPELINE_ROBUSTNESS_IMAGE_BEHAVIOR_ROBUST_IMAGE_ACCESS_2_EXT;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT:
+      /* A custom color lives in the sampler's own header: no table to fill. */
+      ((VkPhysicalDeviceCustomBorderColorPropertiesEXT *)s)->maxCustomBorderColorSamplers = 4096;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT:
       /* The draws' records of one command share a 64 KiB upload chunk
        * (cmd_draw.c): 2,048 indexed records take 40 KiB. */

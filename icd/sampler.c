@@ -1,8 +1,13 @@
 /* VkSampler: the sampler header a SAMPLER or COMBINED_IMAGE_SAMPLER
  * descriptor holds (ppu/texture.h). Filters, address modes and compare ops
  * are numbered alike in Vulkan and in the header; what the device does not
- * report (cubic filtering, custom border colors, YCbCr conversion) is
- * refused; min/max reduction is the header's reduction field. */
+ * report (cubic filtering, YCbCr conversion) is refused; min/max reduction
+ * is the header's reduction field. Border colors, fixed or custom
+ * (VK_EXT_custom_border_color), are the header's four words; the texture
+ * unit keeps the format's components of the border and applies the view's
+ * swizzle to it as to any texel, which is what VK_EXT_border_color_swizzle
+ * asks for with or without VkSamplerBorderColorComponentMappingCreateInfoEXT
+ * (borderColorSwizzleFromImage). */
 #include <math.h>
 
 #include "vkppu_image.h"
@@ -16,9 +21,20 @@ SAME_NUMBER(VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, PPU_TEX_ADDRESS_MIRRORED_RE
 SAME_NUMBER(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, PPU_TEX_ADDRESS_CLAMP_TO_EDGE);
 SAME_NUMBER(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, PPU_TEX_ADDRESS_CLAMP_TO_BORDER);
 
-/* The six fixed VkBorderColor values: RGBA as float bits, or integers. */
-static void border_color(VkBorderColor c, struct ppu_sampler_header *h)
+/* The six fixed VkBorderColor values and the custom ones: RGBA as float
+ * bits, or integers. */
+static void border_color(VkBorderColor c, const VkSamplerCustomBorderColorCreateInfoEXT *custom,
+                         struct ppu_sampler_header *h)
 {
+   if (c == VK_BORDER_COLOR_FLOAT_CUSTOM_EXT || c == VK_BORDER_COLOR_INT_CUSTOM_EXT) {
+      /* The color's 32-bit words as given: float bits for FLOAT_CUSTOM,
+       * integers for INT_CUSTOM (check_sampler made sure custom is there). */
+      for (unsigned i = 0; i < 4; i++)
+         h->border_color[i] = custom->customBorderColor.uint32[i];
+      if (c == VK_BORDER_COLOR_INT_CUSTOM_EXT)
+         h->flags |= PPU_SAMPLER_FLAG_BORDER_INT;
+      return;
+   }
    const uint32_t one_f = 0x3f800000u; /* 1.0f */
    bool is_int = c == VK_BORDER_COLOR_INT_TRANSPARENT_BLACK ||
                  c == VK_BORDER_COLOR_INT_OPAQUE_BLACK || c == VK_BORDER_COLOR_INT_OPAQUE_WHITE;
@@ -62,8 +78,13 @@ static const char *check_sampler(const VkSamplerCreateInfo *ci)
       return "address mode out of range";
    if (ci->compareEnable && ci->compareOp > VK_COMPARE_OP_ALWAYS)
       return "compare op out of range";
-   if (ci->borderColor > VK_BORDER_COLOR_INT_OPAQUE_WHITE)
-      return "custom border colors are not supported";
+   bool custom = ci->borderColor == VK_BORDER_COLOR_FLOAT_CUSTOM_EXT ||
+                 ci->borderColor == VK_BORDER_COLOR_INT_CUSTOM_EXT;
+   if (ci->borderColor > VK_BORDER_COLOR_INT_OPAQUE_WHITE && !custom)
+      return "border color out of range";
+   if (custom && !vkppu_find_in_chain(
+                     ci->pNext, VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT))
+      return "a custom border color needs VkSamplerCustomBorderColorCreateInfoEXT";
    if (isnan(ci->mipLodBias) || isnan(ci->minLod) || isnan(ci->maxLod) || ci->minLod > ci->maxLod)
       return "mipLodBias, minLod or maxLod NaN, or minLod > maxLod";
    return NULL;
@@ -112,7 +133,10 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_CreateSampler(VkDevice device,
    /* The texture unit takes up to ceil(max_anisotropy) probes along the
     * footprint's long axis; 1.0 is isotropic filtering. */
    h->max_anisotropy = ci->anisotropyEnable ? ci->maxAnisotropy : 1.0f;
-   border_color(ci->borderColor, h);
+   border_color(ci->borderColor,
+                vkppu_find_in_chain(ci->pNext,
+                                    VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT),
+                h);
    *pSampler = vkppu_sampler_to_handle(sampler);
    return VK_SUCCESS;
 }

@@ -950,6 +950,112 @@ TEST_CASE(border_texels_have_the_components_of_the_format)
    vkt_teardown(&ctx, &dev);
 }
 
+/* VK_EXT_custom_border_color and VK_EXT_border_color_swizzle: on an
+ * R8G8_UNORM view with components (G, R, ONE, ZERO), a custom border
+ * (0.25, 0.5, 0.75, 0.125) keeps the format's R and G, gets B 0 and A 1,
+ * then the view's swizzle: (0.5, 0.25, 1, 0); opaque black through a
+ * sampler that names the view's mapping reads (0, 0, 1, 0). */
+TEST_CASE(custom_borders_are_swizzled_like_texels)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   memset(&dev, 0, sizeof(dev));
+   if (!vkt_context_create(&ctx))
+      return;
+   VkPhysicalDeviceBorderColorSwizzleFeaturesEXT swz = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT};
+   VkPhysicalDeviceCustomBorderColorFeaturesEXT cbc = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT, .pNext = &swz};
+   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &cbc};
+   vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
+   if (!cbc.customBorderColors || !swz.borderColorSwizzle) {
+      if (ctx.is_vkppu)
+         CHECK_MSG(false, "vkppu lacks customBorderColors or borderColorSwizzle");
+      else
+         vkt_skip("customBorderColors or borderColorSwizzle not supported");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   static const char *const extensions[] = {VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME,
+                                            VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME};
+   cbc.customBorderColorWithoutFormat = VK_FALSE;
+   swz.borderColorSwizzleFromImage = VK_FALSE;
+   struct vkt_device_desc desc = {
+       .extensions = extensions, .extension_count = 2, .feature_chain = &cbc};
+   if (vkt_device_create(&ctx, &desc, &dev) != VK_SUCCESS) {
+      CHECK_MSG(false, "vkCreateDevice with the border extensions failed");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   struct vkt_image img;
+   REQUIRE(vkt_image_create_2d(&dev, VK_FORMAT_R8G8_UNORM, 4, 4, 1,
+                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &img));
+   uint8_t texels[4 * 4 * 2];
+   memset(texels, 0x80, sizeof(texels));
+   VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                               .imageExtent = {4, 4, 1}};
+   REQUIRE(vkt_image_upload(&dev, img.image, texels, sizeof(texels), &region, 1,
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL));
+   const VkComponentMapping mapping = {VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_R,
+                                       VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_ZERO};
+   VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                .image = img.image,
+                                .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                .format = VK_FORMAT_R8G8_UNORM,
+                                .components = mapping,
+                                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+   VkImageView view;
+   VKT_REQUIRE(vkCreateImageView(dev.device, &vci, NULL, &view));
+   const VkSamplerCustomBorderColorCreateInfoEXT custom = {
+       .sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
+       .customBorderColor = {.float32 = {0.25f, 0.5f, 0.75f, 0.125f}},
+       .format = VK_FORMAT_R8G8_UNORM};
+   const VkSamplerBorderColorComponentMappingCreateInfoEXT hint = {
+       .sType = VK_STRUCTURE_TYPE_SAMPLER_BORDER_COLOR_COMPONENT_MAPPING_CREATE_INFO_EXT,
+       .components = mapping};
+   VkSampler samplers[2];
+   for (uint32_t b = 0; b < 2; b++) {
+      VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                 .pNext = b == 0 ? (const void *)&custom : (const void *)&hint,
+                                 .magFilter = VK_FILTER_NEAREST,
+                                 .minFilter = VK_FILTER_NEAREST,
+                                 .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                 .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                 .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                 .borderColor = b == 0 ? VK_BORDER_COLOR_FLOAT_CUSTOM_EXT
+                                                       : VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK};
+      VKT_REQUIRE(vkCreateSampler(dev.device, &sci, NULL, &samplers[b]));
+   }
+   struct vkt_buffer coords, results;
+   VKT_REQUIRE(vkt_buffer_create(&dev, 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VKT_MEMORY_HOST,
+                                 &coords));
+   float *xy = coords.map;
+   for (uint32_t i = 0; i < 64; i++) {
+      xy[4 * i + 0] = 5.0f + (float)i;
+      xy[4 * i + 1] = -1.5f;
+      xy[4 * i + 2] = xy[4 * i + 3] = 0.0f;
+   }
+   REQUIRE(
+       ctu_sample_points(&dev, "image_sample_lod", view, samplers, 2, &coords, 64, 16, &results));
+   const float want[2][4] = {{0.5f, 0.25f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f, 0.0f}};
+   const float *got = results.map;
+   for (uint32_t b = 0; b < 2; b++) {
+      const float *g = got + (size_t)b * 64 * 4;
+      CHECK_MSG(g[0] == want[b][0] && g[1] == want[b][1] && g[2] == want[b][2] &&
+                    g[3] == want[b][3],
+                "sampler %u: got (%g %g %g %g), want (%g %g %g %g)", b, g[0], g[1], g[2], g[3],
+                want[b][0], want[b][1], want[b][2], want[b][3]);
+   }
+   for (uint32_t b = 0; b < 2; b++)
+      vkDestroySampler(dev.device, samplers[b], NULL);
+   vkDestroyImageView(dev.device, view, NULL);
+   vkt_buffer_destroy(&dev, &results);
+   vkt_buffer_destroy(&dev, &coords);
+   vkt_image_destroy(&dev, &img);
+   vkt_teardown(&ctx, &dev);
+}
+
 int main(int argc, char **argv)
 {
    return test_run_all(argc, argv);
