@@ -38,12 +38,7 @@ static void make_scene(void)
 
 static bool covers(const struct tri *t, double sx, double sy)
 {
-   int64_t X[3], Y[3];
-   for (unsigned k = 0; k < 3; k++) {
-      X[k] = llround(t->x[k] * 256.0);
-      Y[k] = llround(t->y[k] * 256.0);
-   }
-   return rt_reference_covered(X, Y, llround(sx * 256.0), llround(sy * 256.0));
+   return rt_reference_covers_window(t->x, t->y, sx, sy);
 }
 
 /* Every program reads the primitive record: slot 1 (flat) holds the

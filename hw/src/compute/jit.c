@@ -2,6 +2,7 @@
  * translated (tiering), and whether a translation still matches memory. */
 #include "compute/jit.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -64,12 +65,13 @@ struct ppu_jit {
    uint32_t count;
    uint64_t launches;
    /* The translator thread (auto): programs waiting for it, oldest first,
-    * each holding a reference; all under lock. Destroying the chip joins
-    * it (after the translation it is in, if any). */
+    * each holding a reference; all under lock. It reads chip memory only
+    * while `reading`; a chip destroyed while it is in LLVM leaves it to
+    * finish on its own (it holds one of refs and frees the rest). */
    pthread_t thread;
-   bool thread_started, stopping;
+   bool thread_started, stopping, reading, thread_done;
    uint32_t refs; /* the chip's, and the thread's while it runs */
-   pthread_cond_t wake;
+   pthread_cond_t wake, idle;
    struct ppu_jit_program *queue[JIT_PROGRAMS_MAX];
    uint32_t queued;
 };
@@ -84,6 +86,7 @@ struct ppu_jit *ppu_jit_create(const struct ppu_gpu_config *cfg, struct ppu_mmu 
       return NULL;
    pthread_mutex_init(&jit->lock, NULL);
    pthread_cond_init(&jit->wake, NULL);
+   pthread_cond_init(&jit->idle, NULL);
    jit->refs = 1;
    jit->mmu = mmu;
    jit->mode = cfg->sm_exec;
@@ -105,6 +108,7 @@ void ppu_jit_program_put(struct ppu_jit_program *p)
 static void jit_free(struct ppu_jit *jit)
 {
    pthread_cond_destroy(&jit->wake);
+   pthread_cond_destroy(&jit->idle);
    pthread_mutex_destroy(&jit->lock);
    free(jit);
 }
@@ -119,30 +123,148 @@ static void jit_unref_unlock(struct ppu_jit *jit)
       jit_free(jit);
 }
 
+/* Translator threads that outlived their chip (in LLVM when it went). The
+ * process joins them when it ends, before LLVM's static objects are
+ * destroyed (a thread still in LLVM then crashes): C++ static destructors
+ * run at exit in the reverse order of their registration, so the join is
+ * registered with atexit after a first translation has created LLVM's
+ * statics (register_exit_join). The Vulkan driver is linked -z nodelete,
+ * so its code stays mapped until then. */
+static pthread_mutex_t orphans_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t *orphans;
+static uint32_t orphan_count, orphan_cap;
+
+static void adopt_orphan(pthread_t t)
+{
+   pthread_mutex_lock(&orphans_lock);
+   for (uint32_t i = 0; i < orphan_count;) /* those that have ended */
+      if (pthread_tryjoin_np(orphans[i], NULL) == 0)
+         orphans[i] = orphans[--orphan_count];
+      else
+         i++;
+   if (orphan_count == orphan_cap) {
+      uint32_t cap = orphan_cap ? 2 * orphan_cap : 8;
+      pthread_t *grown = realloc(orphans, cap * sizeof(*grown));
+      if (!grown) {
+         pthread_mutex_unlock(&orphans_lock);
+         pthread_join(t, NULL); /* no room to remember it: wait for it */
+         return;
+      }
+      orphans = grown;
+      orphan_cap = cap;
+   }
+   orphans[orphan_count++] = t;
+   pthread_mutex_unlock(&orphans_lock);
+}
+
+static void join_orphans(void)
+{
+   pthread_mutex_lock(&orphans_lock);
+   for (uint32_t i = 0; i < orphan_count; i++)
+      pthread_join(orphans[i], NULL);
+   free(orphans);
+   orphans = NULL;
+   orphan_count = orphan_cap = 0;
+   pthread_mutex_unlock(&orphans_lock);
+}
+
+/* A small program with the kinds of code translations emit (vector
+ * integer and float arithmetic, gathers and scatters, branches), so that
+ * LLVM's lazily created statics exist before join_orphans is registered. */
+static void warm_up_llvm(void)
+{
+   static const enum ppu_op ops[] = {PPU_OP_IADD,  PPU_OP_FFMA, PPU_OP_LD,  PPU_OP_ST,
+                                     PPU_OP_ISETP, PPU_OP_BRA,  PPU_OP_EXIT};
+   struct ppu_icache_insn insn[sizeof(ops) / sizeof(ops[0])];
+   memset(insn, 0, sizeof(insn));
+   for (uint32_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+      struct ppu_insn_fields *f = &insn[i].f;
+      ppu_insn_fields_init(f, ops[i]);
+      f->type = ops[i] == PPU_OP_FFMA ? PPU_TYPE_F32 : PPU_TYPE_U32;
+      f->rd = 2;
+      f->ra = 4;
+      f->rb = ops[i] == PPU_OP_ST ? 6 : 5;
+      f->mode = ops[i] == PPU_OP_ST ? PPU_SPACE_SHARED : f->mode;
+      f->pd = ops[i] == PPU_OP_ISETP ? 0 : f->pd;
+      f->guard = ops[i] == PPU_OP_BRA ? 0 : f->guard;
+      f->imm = ops[i] == PPU_OP_BRA ? 0 : f->imm;
+   }
+   struct ppu_jit_source src = {.program_va = 0x1000,
+                                .icache_lines = 8,
+                                .count = sizeof(ops) / sizeof(ops[0]),
+                                .insn = insn};
+   ppu_jit_fn fn;
+   char err[128];
+   ppu_jit_code_free(ppu_jit_translate(&src, &fn, err, sizeof(err)));
+}
+
+static void register_exit_join_once(void)
+{
+   warm_up_llvm();
+   atexit(join_orphans);
+}
+
+static void register_exit_join(void)
+{
+   static pthread_once_t once = PTHREAD_ONCE_INIT;
+   pthread_once(&once, register_exit_join_once);
+}
+
+/* How long destroying a chip waits for a translation in LLVM before
+ * leaving it to finish alone (api.hung_device allows 1 s for
+ * vkDestroyDevice). Waiting is the safer end: a process that exits while
+ * a thread is in LLVM can crash in LLVM's static destructors even with
+ * join_orphans, since LLVM creates some statics only when a program first
+ * needs them, after join_orphans was registered, and their destructors run
+ * first (texture_checkerboard with four workers: 3 crashes in 25 runs
+ * without this wait). */
+#define JIT_DESTROY_WAIT_NS 400000000L
+
+/* Whether the translator thread ends within JIT_DESTROY_WAIT_NS. Called
+ * with jit->lock held, stopping set. */
+static bool thread_ends_soon(struct ppu_jit *jit)
+{
+   struct timespec until;
+   clock_gettime(CLOCK_REALTIME, &until);
+   until.tv_nsec += JIT_DESTROY_WAIT_NS;
+   if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+   }
+   while (!jit->thread_done)
+      if (pthread_cond_timedwait(&jit->idle, &jit->lock, &until) == ETIMEDOUT)
+         break;
+   return jit->thread_done;
+}
+
 void ppu_jit_destroy(struct ppu_jit *jit)
 {
    if (!jit)
       return;
    /* Queued translations are dropped; one in LLVM (which cannot be
-    * interrupted) is waited for: a thread still in LLVM when the process
-    * exits crashes in LLVM's static destructors, and an exit handler of our
-    * own cannot run before all of them (LLVM creates statics lazily, and
-    * destructors run in the reverse order of creation). The wait is one
-    * translation of at most JIT_TRANSLATE_MAX instructions. */
+    * interrupted) is waited for a while, then finishes on its thread
+    * without the chip, so destroying a device stays prompt. Reading the
+    * program from chip memory is always waited for. */
    pthread_mutex_lock(&jit->lock);
    jit->stopping = true;
    pthread_cond_signal(&jit->wake);
+   while (jit->reading)
+      pthread_cond_wait(&jit->idle, &jit->lock);
    for (uint32_t i = 0; i < jit->queued; i++)
       ppu_jit_program_put(jit->queue[i]);
    jit->queued = 0;
    for (uint32_t i = 0; i < jit->count; i++)
       ppu_jit_program_put(jit->program[i]);
    jit->count = 0;
-   bool started = jit->thread_started;
-   pthread_mutex_unlock(&jit->lock);
-   if (started)
-      pthread_join(jit->thread, NULL);
-   pthread_mutex_lock(&jit->lock);
+   if (jit->thread_started) {
+      if (thread_ends_soon(jit)) {
+         pthread_mutex_unlock(&jit->lock);
+         pthread_join(jit->thread, NULL);
+         pthread_mutex_lock(&jit->lock);
+      } else {
+         adopt_orphan(jit->thread);
+      }
+   }
    jit_unref_unlock(jit);
 }
 
@@ -328,6 +450,7 @@ static void translate(struct ppu_jit_program *p)
 static void *translator_main(void *arg)
 {
    struct ppu_jit *jit = arg;
+   register_exit_join();
    pthread_mutex_lock(&jit->lock);
    for (;;) {
       while (!jit->queued && !jit->stopping)
@@ -336,11 +459,21 @@ static void *translator_main(void *arg)
          break;
       struct ppu_jit_program *p = jit->queue[0];
       memmove(&jit->queue[0], &jit->queue[1], --jit->queued * sizeof(jit->queue[0]));
+      jit->reading = true;
       pthread_mutex_unlock(&jit->lock);
-      translate(p);
+      const char *problem = NULL;
+      struct ppu_icache_insn *insn = prepare(p, &problem);
+      pthread_mutex_lock(&jit->lock);
+      jit->reading = false;
+      pthread_cond_broadcast(&jit->idle);
+      pthread_mutex_unlock(&jit->lock);
+      if (insn || problem)
+         finish(p, insn, problem);
       ppu_jit_program_put(p);
       pthread_mutex_lock(&jit->lock);
    }
+   jit->thread_done = true;
+   pthread_cond_broadcast(&jit->idle);
    jit_unref_unlock(jit);
    return NULL;
 }
