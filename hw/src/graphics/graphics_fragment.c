@@ -433,13 +433,6 @@ void gfx_fragment_shade_batches(void *ctx, struct raster_deferred_batch *batches
          batches[j].out[i].coverage = 0;
 }
 
-/* The raster engine's run_parallel: the compute engine's host workers. */
-static void run_on_workers(void *ctx, void (*fn)(void *), void *arg)
-{
-   struct gfx_draw *d = ctx;
-   ppu_compute_engine_run_task(d->ge->compute, fn, arg);
-}
-
 bool gfx_fragment_begin(struct gfx_draw *d)
 {
    if (!d->fp.grid)
@@ -454,9 +447,6 @@ bool gfx_fragment_begin(struct gfx_draw *d)
    /* Side effects (stores, atomics) happen in queue order on one thread. */
    d->fragment_parallel =
        !ce->timing && ce->worker_count > 1 && !(d->fp.desc.flags & PPU_GFX_PROGRAM_SIDE_EFFECTS);
-   /* The ROP's regions are disjoint pixels: any program may share them. */
-   if (!ce->timing && ce->worker_count > 1)
-      d->pipe.run_parallel = run_on_workers;
    unsigned queue = ce->timing ? 1u : GFX_FRAGMENT_QUEUE;
    d->fragment_results = calloc(queue, sizeof(*d->fragment_results));
    if (!d->fragment_results || !raster_pipeline_defer(&d->pipe, queue)) {

@@ -2,7 +2,6 @@
  * coalescing, fragment work and CROP in primitive order. */
 #include "raster/raster_pipeline.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,10 +27,9 @@ static bool early_tests(const struct raster_pipeline *p)
 }
 
 /* Late tests and color for one shaded warp batch. */
-static void resolve_batch(const struct raster_pipeline *p, const struct raster_warp_batch *b,
+static void resolve_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
                           const struct raster_triangle *t, bool early,
-                          const struct raster_fragment_output *out, uint64_t *samples_passed,
-                          uint64_t *blends)
+                          const struct raster_fragment_output *out)
 {
    for (unsigned i = 0; i < b->count; i++) {
       const struct raster_quad *q = &b->quads[i];
@@ -39,9 +37,9 @@ static void resolve_batch(const struct raster_pipeline *p, const struct raster_w
       const float *depth = out[i].depth_written ? out[i].depth : q->depth;
       if (!early && p->depth)
          cov = rop_zrop_quad(&p->zs, p->depth, q->x, q->y, cov, depth, t->front_facing,
-                             samples_passed);
+                             &p->samples_passed);
       else if (!early)
-         *samples_passed += ppu_popcount32(cov);
+         p->samples_passed += ppu_popcount32(cov);
       for (unsigned k = 0; k < PPU_GFX_COLOR_TARGETS; k++) {
          /* Dual-source blending: target 1's output is target 0's second
           * source, not a color of its own. */
@@ -62,7 +60,7 @@ static void resolve_batch(const struct raster_pipeline *p, const struct raster_w
          /* Integer targets and logic ops never blend (rop_crop.h). */
          if (p->blend.target[k].enable && !p->blend.logic_op_enable &&
              p->color[k]->kind != ROP_KIND_UINT && p->color[k]->kind != ROP_KIND_SINT)
-            *blends += ppu_popcount32(cov);
+            p->blends += ppu_popcount32(cov);
       }
    }
 }
@@ -77,58 +75,15 @@ static void start_outputs(const struct raster_warp_batch *b, struct raster_fragm
 }
 
 /* Refreshes tile (tx, ty)'s hi-Z range from the depth target when ZROP
- * passed samples there (depth_passed) with depth writes on; only a tile
- * whose depth changed needs its range read back. */
-static void refresh_hiz(const struct raster_pipeline *p, int32_t tx, int32_t ty, bool depth_passed)
+ * wrote depth there since the tile's samples_passed was passed_before;
+ * only a tile whose depth changed needs its range read back. */
+static void refresh_hiz(struct raster_pipeline *p, int32_t tx, int32_t ty, uint64_t passed_before)
 {
-   if (p->hiz && p->depth && p->zs.depth_test && p->zs.depth_write && depth_passed) {
+   bool depth_changed = p->zs.depth_test && p->zs.depth_write && p->samples_passed != passed_before;
+   if (p->hiz && p->depth && depth_changed) {
       float zmin, zmax;
       if (rop_zrop_tile_range(p->depth, tx, ty, &zmin, &zmax))
          raster_hiz_set(p->hiz, tx, ty, zmin, zmax);
-   }
-}
-
-/* The ROP work of one flush, shared out by screen region: a batch's quads
- * all lie in its tile, and each tile belongs to one region, so regions
- * touch disjoint pixels (and hi-Z entries) and each resolves its batches
- * in queue order. */
-struct resolve_work {
-   struct raster_pipeline *p;
-   _Atomic unsigned next_region;
-   uint64_t samples[RASTER_ROP_REGIONS], blends[RASTER_ROP_REGIONS];
-};
-
-static unsigned region_of(int32_t tx, int32_t ty)
-{
-   /* A 2x2 pattern of tiles: neighbouring small triangles spread out. */
-   return (unsigned)(tx & 1) + 2u * (unsigned)(ty & 1);
-}
-
-static void resolve_region(struct resolve_work *w, unsigned r)
-{
-   struct raster_pipeline *p = w->p;
-   for (unsigned i = 0; i < p->queued; i++) {
-      const struct raster_deferred_batch *q = &p->queue[i];
-      if (region_of(q->tile_x, q->tile_y) != r)
-         continue;
-      /* Samples the region has passed in every flush so far. */
-      if (q->tile_start)
-         p->region_tile_start[r] = p->region_passed[r] + w->samples[r];
-      resolve_batch(p, &q->batch, &q->triangle, q->early, q->out, &w->samples[r], &w->blends[r]);
-      if (q->tile_end)
-         refresh_hiz(p, q->tile_x, q->tile_y,
-                     p->region_passed[r] + w->samples[r] != p->region_tile_start[r]);
-   }
-}
-
-static void resolve_regions(void *arg)
-{
-   struct resolve_work *w = arg;
-   for (;;) {
-      unsigned r = atomic_fetch_add_explicit(&w->next_region, 1, memory_order_relaxed);
-      if (r >= RASTER_ROP_REGIONS)
-         return;
-      resolve_region(w, r);
    }
 }
 
@@ -138,15 +93,13 @@ void raster_pipeline_flush(struct raster_pipeline *p)
       return;
    if (p->shade_batches)
       p->shade_batches(p->shade_ctx, p->queue, p->queued);
-   struct resolve_work w = {.p = p};
-   if (p->run_parallel && p->queued > 1)
-      p->run_parallel(p->shade_ctx, resolve_regions, &w);
-   else
-      resolve_regions(&w);
-   for (unsigned r = 0; r < RASTER_ROP_REGIONS; r++) {
-      p->region_passed[r] += w.samples[r];
-      p->samples_passed += w.samples[r];
-      p->blends += w.blends[r];
+   for (unsigned i = 0; i < p->queued; i++) {
+      const struct raster_deferred_batch *q = &p->queue[i];
+      if (q->tile_start)
+         p->tile_passed_before = p->samples_passed;
+      resolve_batch(p, &q->batch, &q->triangle, q->early, q->out);
+      if (q->tile_end)
+         refresh_hiz(p, q->tile_x, q->tile_y, p->tile_passed_before);
    }
    p->queued = 0;
 }
@@ -168,8 +121,7 @@ void raster_pipeline_release(struct raster_pipeline *p)
 
 /* Queues a warp batch (flushing a full queue first). */
 static void queue_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
-                        const struct raster_triangle *t, bool early, int32_t tx, int32_t ty,
-                        bool tile_start)
+                        const struct raster_triangle *t, bool early, bool tile_start)
 {
    if (p->queued == p->queue_capacity)
       raster_pipeline_flush(p);
@@ -183,20 +135,17 @@ static void queue_batch(struct raster_pipeline *p, const struct raster_warp_batc
    q->early = early;
    q->tile_start = tile_start;
    q->tile_end = false;
-   q->tile_x = tx;
-   q->tile_y = ty;
 }
 
 /* Fragment work, late tests and color for one warp batch: at once, or
  * queued for deferred fragment work. first_of_tile: the tile visit's
  * first batch. */
 static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
-                      const struct raster_triangle *t, bool early, int32_t tx, int32_t ty,
-                      bool first_of_tile)
+                      const struct raster_triangle *t, bool early, bool first_of_tile)
 {
    p->warps++;
    if (p->queue) {
-      queue_batch(p, b, t, early, tx, ty, first_of_tile && !early);
+      queue_batch(p, b, t, early, first_of_tile && !early);
       return;
    }
    struct raster_fragment_output out[PPU_GFX_QUADS_PER_WARP];
@@ -206,7 +155,7 @@ static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch 
       tris[i] = t;
    if (p->shade)
       p->shade(p->shade_ctx, b, tris, out);
-   resolve_batch(p, b, t, early, out, &p->samples_passed, &p->blends);
+   resolve_batch(p, b, t, early, out);
 }
 
 /* Whether a late-tested visit of tile (tx, ty) still has queued batches:
@@ -254,21 +203,25 @@ static bool visit_tile(void *c, int32_t tx, int32_t ty, enum raster_tile_class c
       }
       p->quads++;
       if (raster_coalescer_add(&co, &q[i], (uint32_t)p->primitives, &full))
-         run_batch(p, &full, ctx->t, ctx->early, tx, ty, batches++ == 0);
+         run_batch(p, &full, ctx->t, ctx->early, batches++ == 0);
    }
    /* The functional model closes the batch at the tile's end, so hi-Z
     * sees the tile's final depth; a timed model would keep coalescing
     * across tiles and primitives. */
    if (raster_coalescer_flush(&co, &full))
-      run_batch(p, &full, ctx->t, ctx->early, tx, ty, batches++ == 0);
+      run_batch(p, &full, ctx->t, ctx->early, batches++ == 0);
    if (p->queue && !ctx->early) {
       /* Late tests: ZROP has not run yet; the tile's range is refreshed
        * when its last batch is resolved, and a full queue shades at once
        * when the pipeline shades each batch as it comes (capacity 1). */
-      if (batches)
-         p->queue[p->queued - 1].tile_end = true;
+      if (batches) {
+         struct raster_deferred_batch *last = &p->queue[p->queued - 1];
+         last->tile_end = true;
+         last->tile_x = tx;
+         last->tile_y = ty;
+      }
    } else {
-      refresh_hiz(p, tx, ty, p->samples_passed != passed_before);
+      refresh_hiz(p, tx, ty, passed_before);
    }
    if (p->queue && p->queue_capacity == 1)
       raster_pipeline_flush(p);

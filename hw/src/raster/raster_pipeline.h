@@ -38,10 +38,6 @@ typedef void (*raster_shade_fn)(void *ctx, const struct raster_warp_batch *batch
                                 const struct raster_triangle *const *triangles,
                                 struct raster_fragment_output *out);
 
-/* Screen regions (a 2x2 pattern of tiles) whose ROP work of a flush may
- * run on different threads. */
-#define RASTER_ROP_REGIONS 4u
-
 /* A warp batch queued for deferred fragment work (raster_pipeline_defer):
  * everything its shading and its ROP need once the raster has moved on. */
 struct raster_deferred_batch {
@@ -51,9 +47,8 @@ struct raster_deferred_batch {
    struct raster_fragment_output out[PPU_GFX_QUADS_PER_WARP];
    uint64_t tag; /* the pipeline's primitive_tag when the batch was queued */
    bool early;
-   /* The tile (tile_x, tile_y) the batch's quads lie in; with late tests,
-    * the first and the last batch of the tile visit, so the tile's hi-Z
-    * range is refreshed after the visit's ZROP. */
+   /* Late tests: the first and the last batch of a tile visit, so the hi-Z
+    * range of tile (tile_x, tile_y) is refreshed after the visit's ZROP. */
    bool tile_start, tile_end;
    int32_t tile_x, tile_y;
 };
@@ -98,14 +93,8 @@ struct raster_pipeline {
    raster_shade_batches_fn shade_batches;
    struct raster_deferred_batch *queue;
    unsigned queue_capacity, queued;
-   uint64_t primitive_tag; /* copied into each queued batch (set by on_setup) */
-   /* Runs fn(arg) on several threads at once and returns when all have
-    * (the graphics engine's host workers); NULL: the flushing thread
-    * alone. The ROP work of a flush is shared out by screen region. */
-   void (*run_parallel)(void *ctx, void (*fn)(void *), void *arg);
-   /* Per region: samples ZROP passed in late tests over all flushes, and
-    * that count when the tile being resolved began (hi-Z refresh). */
-   uint64_t region_passed[RASTER_ROP_REGIONS], region_tile_start[RASTER_ROP_REGIONS];
+   uint64_t primitive_tag;      /* copied into each queued batch (set by on_setup) */
+   uint64_t tile_passed_before; /* samples_passed when the current late tile began */
    /* User distances of the next primitive's vertices (NULL: none; only
     * read when clip.clip_distance_mask or cull_distance_mask is not 0). */
    const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES];
