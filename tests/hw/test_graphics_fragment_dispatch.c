@@ -26,6 +26,10 @@ static struct tri scene[N];
  * mostly small, every fifth one large, at depths in (0, 1). */
 static void make_scene(void)
 {
+   static bool made;
+   if (made)
+      return;
+   made = true;
    for (unsigned i = 0; i < N; i++) {
       double cx = rt_uniform(-4, W + 4), cy = rt_uniform(-4, H + 4), r = i % 5 ? 9 : 34;
       for (unsigned k = 0; k < 3; k++) {
@@ -278,6 +282,76 @@ TEST_CASE(fragment_warps_run_on_every_sm_but_the_vertex_sm)
    free(r);
    for (unsigned k = 0; k < 3; k++)
       free(results[k]);
+}
+
+/* Triangles from the one whose first vertex is FAULT_FROM on read the
+ * unmapped FAULT_BASE + (vertex index << 16) + (tile x << 8) + (tile y <<
+ * 4) of their pixel, so the fault's address names the batch (a batch is
+ * one tile of one triangle) through its first lane. */
+#define FAULT_FROM 300u
+#define FAULT_BASE 0x8000000000ull
+static const char *faulting_program = LOAD_VERTEX_INDEX "ISETP.GE.U32 P0, R8, 300, PT\n"
+                                                        "SHL.U32 R10, R8, 16\n"
+                                                        "AND.U32 R13, R0, 0xffff\n"
+                                                        "SHR.U32 R13, R13, 3\n"
+                                                        "SHL.U32 R13, R13, 8\n"
+                                                        "SHR.U32 R14, R0, 19\n"
+                                                        "SHL.U32 R14, R14, 4\n"
+                                                        "IADD.U32 R10, R10, R13\n"
+                                                        "IADD.U32 R10, R10, R14\n"
+                                                        "MOV R11, 0x80\n"
+                                                        "@P0 LD.GLOBAL.U32 R12, [R10]\n"
+                                                        "IADD.U32 R0, R8, 1\n"
+                                                        "EXIT\n";
+
+/* The fault a one-thread, one-warp-at-a-time engine reports: the first
+ * tile, in row order, of the first triangle in API order at or past
+ * FAULT_FROM that covers a pixel. */
+static uint64_t first_fault_address(void)
+{
+   for (unsigned i = 0; i < N; i++) {
+      if (3 * i < FAULT_FROM)
+         continue;
+      for (unsigned ty = 0; ty < H / 8; ty++)
+         for (unsigned tx = 0; tx < W / 8; tx++)
+            for (unsigned p = 0; p < 64; p++)
+               if (covers(&scene[i], 8 * tx + p % 8 + 0.5, 8 * ty + p / 8 + 0.5))
+                  return FAULT_BASE + ((uint64_t)(3 * i) << 16) + (tx << 8) + (ty << 4);
+   }
+   return 0;
+}
+
+/* Warps of later batches may run (and fault) before the first faulting
+ * one on other SMs; the draw still reports the first one in primitive
+ * order, with any number of workers. */
+TEST_CASE(a_faulting_fragment_program_reports_the_first_fault_in_primitive_order)
+{
+   make_scene();
+   uint64_t expect = first_fault_address();
+   REQUIRE(expect);
+   for (unsigned workers = 1; workers <= 4; workers *= 2) {
+      struct ppu_gpu_config cfg;
+      ppu_gpu_config_default(&cfg);
+      cfg.vram_size = 256ull << 20;
+      cfg.max_channels = 16;
+      cfg.host_worker_threads = workers;
+      struct gtu g;
+      REQUIRE(gtu_init(&g, &cfg));
+      for (unsigned i = 0; i < N; i++)
+         for (unsigned k = 0; k < 3; k++)
+            gtu_vertex(&g, 3 * i + k, W, H, scene[i].x[k], scene[i].y[k], scene[i].z, 1.0f, NULL);
+      uint64_t rt = hwt_alloc_scattered(&g.h.t, W * H * 4);
+      uint64_t vp = gtu_program(&g, GTU_VERTEX_PROGRAM, 0, 2, 0, 0);
+      gtu_common_state(&g, W, H, vp, fragment_program(&g, faulting_program, 0));
+      gtu_target(&g, PPU_GFX_COLOR_TARGET(0), rt, PPU_TEX_FORMAT_R32_UINT, W, H, W * 4);
+      gtu_draw(&g, 0, 3 * N, 0, 1, 0, 0);
+      struct ppu_fault f;
+      CHECK(!gtu_submit(&g, &f));
+      CHECK_EQ_U64(f.kind, PPU_FAULT_MMU_UNMAPPED);
+      CHECK_MSG(f.address == expect, "%u workers: fault at 0x%llx, expected 0x%llx", workers,
+                (unsigned long long)f.address, (unsigned long long)expect);
+      gtu_finish(&g);
+   }
 }
 
 int main(int argc, char **argv)
