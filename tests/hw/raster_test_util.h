@@ -76,6 +76,19 @@ static inline bool rt_reference_covered(const int64_t x[3], const int64_t y[3], 
    return true;
 }
 
+/* The same for a triangle and a sample position in window pixels (values
+ * on the 1/256 grid, e.g. multiples of 1/8, so the conversion is exact). */
+static inline bool rt_reference_covers_window(const double x[3], const double y[3], double sx,
+                                              double sy)
+{
+   int64_t X[3], Y[3];
+   for (unsigned k = 0; k < 3; k++) {
+      X[k] = llround(x[k] * 256.0);
+      Y[k] = llround(y[k] * 256.0);
+   }
+   return rt_reference_covered(X, Y, llround(sx * 256.0), llround(sy * 256.0));
+}
+
 /* Snaps like the hardware should (round to nearest 1/256); used by the
  * reference only through the vertices the setup returns, checked against
  * this independently. */

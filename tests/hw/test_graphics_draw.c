@@ -24,12 +24,7 @@ struct ref_tri {
 
 static bool ref_covers(const struct ref_tri *t, double sx, double sy)
 {
-   int64_t X[3], Y[3];
-   for (unsigned k = 0; k < 3; k++) {
-      X[k] = llround(t->x[k] * 256.0);
-      Y[k] = llround(t->y[k] * 256.0);
-   }
-   return rt_reference_covered(X, Y, llround(sx * 256.0), llround(sy * 256.0));
+   return rt_reference_covers_window(t->x, t->y, sx, sy);
 }
 
 /* Last covering triangle wins (no depth test); depth LESS when zbuf. */

@@ -81,7 +81,25 @@ static void *worker_main(void *p)
       if (ce->quit)
          break;
       seen = ce->generation;
+      if (ce->task) {
+         /* A task wants at most task_slots helpers, and none once its
+          * caller has done its own share. */
+         if (!ce->task_slots)
+            continue;
+         ce->task_slots--;
+         ce->task_running++;
+         void (*task)(void *) = ce->task;
+         void *task_arg = ce->task_arg;
+         pthread_mutex_unlock(&ce->lock);
+         task(task_arg);
+         pthread_mutex_lock(&ce->lock);
+         if (--ce->task_running == 0)
+            pthread_cond_broadcast(&ce->done);
+         continue;
+      }
       struct ppu_grid *grid = ce->grid;
+      if (!grid)
+         continue; /* woken for a task that has ended */
       pthread_mutex_unlock(&ce->lock);
       run_grid(ce, arg.index, grid);
       pthread_mutex_lock(&ce->lock);
@@ -322,6 +340,34 @@ static bool start_on_workers(struct ppu_compute_engine *ce, struct ppu_compute_c
    pthread_cond_broadcast(&ce->work);
    pthread_mutex_unlock(&ce->lock);
    return true;
+}
+
+void ppu_compute_engine_run_task(struct ppu_compute_engine *ce, void (*task)(void *), void *arg)
+{
+   /* The caller is one of the worker_count threads: it wakes the others
+    * and takes its share, so a handful of warps does not wait for a
+    * thread to wake up. */
+   uint32_t helpers = ce->threads_started ? ce->worker_count - 1 : 0;
+   if (helpers) {
+      pthread_mutex_lock(&ce->lock);
+      ce->task = task;
+      ce->task_arg = arg;
+      ce->task_slots = helpers;
+      ce->generation++;
+      for (uint32_t i = 0; i < helpers; i++)
+         pthread_cond_signal(&ce->work);
+      pthread_mutex_unlock(&ce->lock);
+   }
+   task(arg);
+   if (!helpers)
+      return;
+   pthread_mutex_lock(&ce->lock);
+   ce->task_slots = 0;
+   while (ce->task_running)
+      pthread_cond_wait(&ce->done, &ce->lock);
+   ce->task = NULL;
+   ce->task_arg = NULL;
+   pthread_mutex_unlock(&ce->lock);
 }
 
 /* True once the channel's grid has ended (then the engine is idle again). */

@@ -67,6 +67,11 @@ struct ppu_compute_engine {
    uint32_t workers_running;
    bool quit;
    struct ppu_grid *grid; /* the grid of the current generation; NULL when idle */
+   /* Or the task of the current generation (ppu_compute_engine_run_task),
+    * how many more workers may join it, and how many run it. */
+   void (*task)(void *arg);
+   void *task_arg;
+   uint32_t task_slots, task_running;
    /* Called (under lock) when a grid's workers are all done, so the model
     * thread looks at the stalled LAUNCH again at once. */
    void (*on_grid_end)(void *user);
@@ -93,6 +98,13 @@ void ppu_compute_engine_set_grid_end_hook(struct ppu_compute_engine *ce, void (*
  * running, and releases it. */
 void ppu_compute_engine_channel_finish(struct ppu_compute_engine *ce,
                                        struct ppu_compute_context *ctx);
+
+/* Runs task(arg) on the caller's thread and on up to worker_count - 1
+ * workers at once, and returns when every run has returned: the graphics
+ * engine's fragment warps use the workers this way while no grid holds
+ * them. The task shares its work out itself (a worker may join late or
+ * not at all). Model thread only, with no grid in flight. */
+void ppu_compute_engine_run_task(struct ppu_compute_engine *ce, void (*task)(void *), void *arg);
 
 void ppu_compute_engine_add_counters(struct ppu_compute_engine *ce, uint64_t *values);
 

@@ -2,6 +2,7 @@
  * translated (tiering), and whether a translation still matches memory. */
 #include "compute/jit.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -68,7 +69,7 @@ struct ppu_jit {
     * while `reading`; a chip destroyed while it is in LLVM leaves it to
     * finish on its own (it holds one of refs and frees the rest). */
    pthread_t thread;
-   bool thread_started, stopping, reading;
+   bool thread_started, stopping, reading, thread_done;
    uint32_t refs; /* the chip's, and the thread's while it runs */
    pthread_cond_t wake, idle;
    struct ppu_jit_program *queue[JIT_PROGRAMS_MAX];
@@ -209,14 +210,41 @@ static void register_exit_join(void)
    pthread_once(&once, register_exit_join_once);
 }
 
+/* How long destroying a chip waits for a translation in LLVM before
+ * leaving it to finish alone (api.hung_device allows 1 s for
+ * vkDestroyDevice). Waiting is the safer end: a process that exits while
+ * a thread is in LLVM can crash in LLVM's static destructors even with
+ * join_orphans, since LLVM creates some statics only when a program first
+ * needs them, after join_orphans was registered, and their destructors run
+ * first (texture_checkerboard with four workers: 3 crashes in 25 runs
+ * without this wait). */
+#define JIT_DESTROY_WAIT_NS 400000000L
+
+/* Whether the translator thread ends within JIT_DESTROY_WAIT_NS. Called
+ * with jit->lock held, stopping set. */
+static bool thread_ends_soon(struct ppu_jit *jit)
+{
+   struct timespec until;
+   clock_gettime(CLOCK_REALTIME, &until);
+   until.tv_nsec += JIT_DESTROY_WAIT_NS;
+   if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+   }
+   while (!jit->thread_done)
+      if (pthread_cond_timedwait(&jit->idle, &jit->lock, &until) == ETIMEDOUT)
+         break;
+   return jit->thread_done;
+}
+
 void ppu_jit_destroy(struct ppu_jit *jit)
 {
    if (!jit)
       return;
    /* Queued translations are dropped; one in LLVM (which cannot be
-    * interrupted) finishes on its thread without the chip, so destroying
-    * a device does not wait for it. Only reading the program from chip
-    * memory is waited for. */
+    * interrupted) is waited for a while, then finishes on its thread
+    * without the chip, so destroying a device stays prompt. Reading the
+    * program from chip memory is always waited for. */
    pthread_mutex_lock(&jit->lock);
    jit->stopping = true;
    pthread_cond_signal(&jit->wake);
@@ -228,8 +256,15 @@ void ppu_jit_destroy(struct ppu_jit *jit)
    for (uint32_t i = 0; i < jit->count; i++)
       ppu_jit_program_put(jit->program[i]);
    jit->count = 0;
-   if (jit->thread_started)
-      adopt_orphan(jit->thread);
+   if (jit->thread_started) {
+      if (thread_ends_soon(jit)) {
+         pthread_mutex_unlock(&jit->lock);
+         pthread_join(jit->thread, NULL);
+         pthread_mutex_lock(&jit->lock);
+      } else {
+         adopt_orphan(jit->thread);
+      }
+   }
    jit_unref_unlock(jit);
 }
 
@@ -437,6 +472,8 @@ static void *translator_main(void *arg)
       ppu_jit_program_put(p);
       pthread_mutex_lock(&jit->lock);
    }
+   jit->thread_done = true;
+   pthread_cond_broadcast(&jit->idle);
    jit_unref_unlock(jit);
    return NULL;
 }

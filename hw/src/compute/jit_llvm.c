@@ -179,6 +179,11 @@ struct gen {
    LLVMValueRef step_fn;
    LLVMValueRef zero; /* an i32 0 in the module, read by out-of-range LDC */
    LLVMTypeRef step_ty;
+   /* The warp's budget and counts (enum cached_field) in locals, which
+    * LLVM keeps in host registers across blocks and loops: they reach
+    * their homes in st and w only before a call to the interpreter and a
+    * return (spill_cached), not in every block. */
+   LLVMValueRef cached[4];
    /* Within a block. */
    LLVMValueRef active; /* i32 */
    LLVMValueRef lanes;  /* i64: lane instructions so far */
@@ -230,11 +235,6 @@ static void set_warp_field(struct gen *g, size_t offset, LLVMValueRef v)
 static LLVMValueRef state_field(struct gen *g, size_t offset, LLVMTypeRef ty)
 {
    return load(g, ty, byte_ptr(g, g->st, offset), g->tbaa_state, 8);
-}
-
-static void set_state_field(struct gen *g, size_t offset, LLVMValueRef v)
-{
-   store(g, v, byte_ptr(g, g->st, offset), g->tbaa_state, 8);
 }
 
 static void set_pc(struct gen *g, uint32_t pc)
@@ -753,6 +753,58 @@ static LLVMBasicBlockRef new_bb(struct gen *g, const char *name)
    return LLVMAppendBasicBlockInContext(g->ctx, g->fn, name);
 }
 
+enum cached_field { CACHED_BUDGET, CACHED_WARP_INSNS, CACHED_LANE_INSNS, CACHED_ISSUED };
+
+/* Where cached field k lives between translated runs. */
+static LLVMValueRef cached_home(struct gen *g, enum cached_field k, LLVMValueRef *tbaa)
+{
+   static const size_t state_offset[] = {offsetof(struct ppu_jit_state, budget),
+                                         offsetof(struct ppu_jit_state, warp_insns),
+                                         offsetof(struct ppu_jit_state, lane_insns)};
+   if (k == CACHED_ISSUED) {
+      *tbaa = g->tbaa_warp;
+      return byte_ptr(g, g->w, offsetof(struct ppu_warp, issued));
+   }
+   *tbaa = g->tbaa_state;
+   return byte_ptr(g, g->st, state_offset[k]);
+}
+
+static LLVMValueRef cached(struct gen *g, enum cached_field k)
+{
+   return LLVMBuildLoad2(g->b, g->i64, g->cached[k], "");
+}
+
+static void set_cached(struct gen *g, enum cached_field k, LLVMValueRef v)
+{
+   LLVMBuildStore(g->b, v, g->cached[k]);
+}
+
+/* The locals from their homes (at entry and after the interpreter ran). */
+static void reload_cached(struct gen *g)
+{
+   for (unsigned k = 0; k < 4; k++) {
+      LLVMValueRef tbaa, home = cached_home(g, (enum cached_field)k, &tbaa);
+      set_cached(g, (enum cached_field)k, load(g, g->i64, home, tbaa, 4));
+   }
+}
+
+/* The locals to their homes, before the interpreter or the caller reads
+ * them. */
+static void spill_cached(struct gen *g)
+{
+   for (unsigned k = 0; k < 4; k++) {
+      LLVMValueRef tbaa, home = cached_home(g, (enum cached_field)k, &tbaa);
+      store(g, cached(g, (enum cached_field)k), home, tbaa, 4);
+   }
+}
+
+/* Every return goes through here. */
+static void leave(struct gen *g, LLVMValueRef result)
+{
+   spill_cached(g);
+   LLVMBuildRet(g->b, result);
+}
+
 /* Continues at instruction index i (a block start), or returns to the
  * interpreter when there is none. */
 static void goto_index(struct gen *g, uint64_t i)
@@ -762,7 +814,7 @@ static void goto_index(struct gen *g, uint64_t i)
       return;
    }
    set_pc(g, (uint32_t)(i * PPU_INSN_BYTES));
-   LLVMBuildRet(g->b, c32(g, PPU_EXEC_NEXT));
+   leave(g, c32(g, PPU_EXEC_NEXT));
 }
 
 /* Returns to the interpreter at pc unless cond holds. */
@@ -772,23 +824,17 @@ static void require(struct gen *g, LLVMValueRef cond, uint32_t pc)
    LLVMBuildCondBr(g->b, cond, ok, out);
    LLVMPositionBuilderAtEnd(g->b, out);
    set_pc(g, pc);
-   LLVMBuildRet(g->b, c32(g, PPU_EXEC_NEXT));
+   leave(g, c32(g, PPU_EXEC_NEXT));
    LLVMPositionBuilderAtEnd(g->b, ok);
 }
 
 static void book(struct gen *g, uint32_t n)
 {
-   LLVMValueRef budget = state_field(g, offsetof(struct ppu_jit_state, budget), g->i64);
-   set_state_field(g, offsetof(struct ppu_jit_state, budget),
-                   LLVMBuildSub(g->b, budget, c64(g, n), ""));
-   LLVMValueRef wi = state_field(g, offsetof(struct ppu_jit_state, warp_insns), g->i64);
-   set_state_field(g, offsetof(struct ppu_jit_state, warp_insns),
-                   LLVMBuildAdd(g->b, wi, c64(g, n), ""));
-   LLVMValueRef li = state_field(g, offsetof(struct ppu_jit_state, lane_insns), g->i64);
-   set_state_field(g, offsetof(struct ppu_jit_state, lane_insns),
-                   LLVMBuildAdd(g->b, li, g->lanes, ""));
-   LLVMValueRef issued = warp_field(g, offsetof(struct ppu_warp, issued), g->i64);
-   set_warp_field(g, offsetof(struct ppu_warp, issued), LLVMBuildAdd(g->b, issued, c64(g, n), ""));
+   set_cached(g, CACHED_BUDGET, LLVMBuildSub(g->b, cached(g, CACHED_BUDGET), c64(g, n), ""));
+   set_cached(g, CACHED_WARP_INSNS,
+              LLVMBuildAdd(g->b, cached(g, CACHED_WARP_INSNS), c64(g, n), ""));
+   set_cached(g, CACHED_LANE_INSNS, LLVMBuildAdd(g->b, cached(g, CACHED_LANE_INSNS), g->lanes, ""));
+   set_cached(g, CACHED_ISSUED, LLVMBuildAdd(g->b, cached(g, CACHED_ISSUED), c64(g, n), ""));
    g->lanes = c64(g, 0);
 }
 
@@ -797,15 +843,16 @@ static void book(struct gen *g, uint32_t n)
 static void emit_step(struct gen *g, uint32_t i)
 {
    uint32_t pc = i * PPU_INSN_BYTES;
-   LLVMValueRef budget = state_field(g, offsetof(struct ppu_jit_state, budget), g->i64);
-   require(g, LLVMBuildICmp(g->b, LLVMIntSGT, budget, c64(g, 0), ""), pc);
+   require(g, LLVMBuildICmp(g->b, LLVMIntSGT, cached(g, CACHED_BUDGET), c64(g, 0), ""), pc);
    set_pc(g, pc);
+   spill_cached(g); /* the interpreter counts in st and w */
    LLVMValueRef r =
        LLVMBuildCall2(g->b, g->step_ty, g->step_fn, (LLVMValueRef[]){g->st, g->reg, g->w}, 3, "");
+   reload_cached(g);
    LLVMBasicBlockRef next = new_bb(g, "stepped"), out = new_bb(g, "leave");
    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, r, c32(g, PPU_EXEC_NEXT), ""), next, out);
    LLVMPositionBuilderAtEnd(g->b, out);
-   LLVMBuildRet(g->b, r);
+   leave(g, r);
    LLVMPositionBuilderAtEnd(g->b, next);
    LLVMValueRef now = warp_field(g, offsetof(struct ppu_warp, pc), g->i32);
    LLVMBasicBlockRef on = new_bb(g, "on");
@@ -1076,7 +1123,7 @@ static void emit_memory(struct gen *g, const struct ppu_insn_fields *f, uint32_t
    LLVMBasicBlockRef mapped = new_bb(g, "mapped"), fault = new_bb(g, "fault");
    LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, host, ""), fault, mapped);
    LLVMPositionBuilderAtEnd(g->b, fault);
-   LLVMBuildRet(g->b, c32(g, PPU_EXEC_FAULT));
+   leave(g, c32(g, PPU_EXEC_FAULT));
    LLVMPositionBuilderAtEnd(g->b, mapped);
 
    count_lanes(g, PPU_COUNTER_COMPUTE_GLOBAL_ACCESSES, exec);
@@ -1092,8 +1139,7 @@ static void emit_block(struct gen *g, uint32_t first, uint32_t end)
    const struct ppu_jit_source *src = g->src;
    uint32_t len = end - first;
    uint32_t pc = first * PPU_INSN_BYTES;
-   LLVMValueRef budget = state_field(g, offsetof(struct ppu_jit_state, budget), g->i64);
-   require(g, LLVMBuildICmp(g->b, LLVMIntSGE, budget, c64(g, len), ""), pc);
+   require(g, LLVMBuildICmp(g->b, LLVMIntSGE, cached(g, CACHED_BUDGET), c64(g, len), ""), pc);
    /* The icache must hold every line the block spans: then the
     * interpreter would have fetched them all without a miss. */
    uint64_t first_line = (src->program_va + pc) & ~(uint64_t)(PPU_ICACHE_LINE_BYTES - 1);
@@ -1240,11 +1286,14 @@ static void build_function(struct gen *g)
       if (leader[i])
          g->unit[i] = new_bb(g, "unit");
    LLVMPositionBuilderAtEnd(g->b, entry);
+   for (unsigned k = 0; k < 4; k++)
+      g->cached[k] = LLVMBuildAlloca(g->b, g->i64, "");
+   reload_cached(g);
    LLVMBuildBr(g->b, g->dispatch);
 
    LLVMBasicBlockRef unknown = new_bb(g, "unknown_pc");
    LLVMPositionBuilderAtEnd(g->b, unknown);
-   LLVMBuildRet(g->b, c32(g, PPU_EXEC_NEXT));
+   leave(g, c32(g, PPU_EXEC_NEXT));
    LLVMPositionBuilderAtEnd(g->b, g->dispatch);
    unsigned cases = 0;
    for (uint32_t i = 0; i < src->count; i++)

@@ -85,7 +85,9 @@ static bool check_scratch(struct gfx_draw *d)
       REJECT("scratch at 0x%llx of %u bytes: must be 256-byte aligned and hold %llu bytes (32 "
              "vertex records and a primitive record)",
              (unsigned long long)d->scratch_va, w[PPU_GFX_SCRATCH_SIZE], (unsigned long long)need);
-   d->primitive_va = d->scratch_va + (uint64_t)PPU_WARP_SIZE * d->vertex_stride;
+   /* Primitive records go to slots over the whole scratch: the vertex
+    * records are read back before any primitive of their batch is set up. */
+   d->primitive_slots = w[PPU_GFX_SCRATCH_SIZE] / d->primitive_stride;
    d->records = malloc((size_t)PPU_WARP_SIZE * d->vertex_stride);
    d->primitive = malloc(d->primitive_stride);
    if (!d->records || !d->primitive)
@@ -103,6 +105,8 @@ static void release(struct gfx_draw *d)
    free(d->records);
    free(d->primitive);
    d->records = d->primitive = NULL;
+   raster_pipeline_release(&d->pipe);
+   gfx_fragment_end(d);
 }
 
 bool gfx_draw_begin(struct gfx_draw *d, struct ppu_graphics_engine *ge,
@@ -140,13 +144,13 @@ bool gfx_draw_begin(struct gfx_draw *d, struct ppu_graphics_engine *ge,
          if (w[PPU_GFX_ALPHA_TO_COVERAGE] & 1u)
             p->program_flags |= PPU_GFX_PROGRAM_MAY_DISCARD;
          p->dual_source = d->fp.desc.flags & PPU_GFX_PROGRAM_DUAL_SOURCE;
-         p->shade = gfx_fragment_shade;
+         p->shade_batches = gfx_fragment_shade_batches;
          p->on_setup = gfx_primitive_record;
       }
       p->shade_ctx = d;
       /* Primitives that write no layer are at LAYER_OFFSET. */
       d->layer = w[PPU_GFX_LAYER_OFFSET];
-      ok = check_scratch(d) && map_targets(d);
+      ok = check_scratch(d) && map_targets(d) && gfx_fragment_begin(d);
    }
    if (!ok) {
       for (unsigned i = 0; i < PPU_GFX_COLOR_TARGETS; i++)
@@ -266,8 +270,11 @@ static void rasterize(struct gfx_draw *d, const struct gfx_batch_primitive *prim
       p->primitives_culled++;
       return;
    }
-   if (layer != d->layer && !use_layer(d, (uint32_t)layer))
-      return;
+   if (layer != d->layer) {
+      raster_pipeline_flush(p); /* queued fragment work lands on the old layer */
+      if (!use_layer(d, (uint32_t)layer))
+         return;
+   }
    if (pv->viewport % PPU_GFX_VIEWPORTS != d->viewport)
       use_viewport(d, pv->viewport);
    d->current = prim;
@@ -309,7 +316,15 @@ bool gfx_draw_batch(struct gfx_draw *d, const struct gfx_batch *b)
       if (d->fault->kind != PPU_FAULT_NONE)
          return false;
    }
-   return true;
+   /* The next batch's vertex warp writes scratch over the queued
+    * primitives' records. */
+   raster_pipeline_flush(&d->pipe);
+   if (d->fp.grid && ppu_grid_aborted(d->fp.grid)) {
+      *d->fault = d->fp.grid->fault;
+      d->fault->engine = PPU_ENGINE_GRAPHICS;
+      return false;
+   }
+   return d->fault->kind == PPU_FAULT_NONE;
 }
 
 bool gfx_draw_end(struct gfx_draw *d, bool ok, uint64_t *samples_passed)
@@ -340,7 +355,7 @@ bool gfx_draw_end(struct gfx_draw *d, bool ok, uint64_t *samples_passed)
    for (unsigned k = 0; k < 2; k++)
       if (d->sm_grid[k])
          d->sm[k]->grid = NULL;
-   release(d);
+   release(d); /* and the fragment SMs' (gfx_fragment_end) */
    return ok;
 }
 

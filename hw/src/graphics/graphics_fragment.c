@@ -1,13 +1,18 @@
-/* Fragment work of a draw (docs/graphics-hw.md "Setup", "Fragment work"):
- * the primitive record setup writes for each triangle, and the fragment
- * warps over the raster engine's warp batches: launch registers, outputs
- * read from the exited lanes, discard, sample mask, depth, alpha to
- * coverage and to one, and sample shading (one warp per sample index the
- * batch covers, each quad in it once). */
+/* Fragment work of a draw (docs/graphics-hw.md "Setup", "Fragment work",
+ * "Fragment dispatch"): the primitive record setup writes for each
+ * triangle, and the fragment warps over the raster engine's queued warp
+ * batches, spread over the fragment SMs and run by the host workers:
+ * launch registers, outputs read from the exited lanes, discard, sample
+ * mask, depth, alpha to coverage and to one, and sample shading (one warp
+ * per sample index the batch covers, each quad in it once). */
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "compute/compute_engine.h"
 #include "compute/sm_graphics.h"
 #include "compute/sm_operands.h" /* f32_of, u32_of */
+#include "fault.h"
 #include "graphics/graphics_draw.h"
 #include "raster/raster_fine.h"
 #include "rop/rop_coverage.h"
@@ -44,12 +49,27 @@ static void point_coord_planes(const struct raster_triangle *t, struct ppu_gfx_p
                                   (float)(0.5 + ((double)t->origin_y - t->point_y) * inv)};
 }
 
+/* Takes a free primitive record slot for the triangle being set up; when
+ * queued fragment work holds every slot, it is shaded first. */
+static uint64_t take_slot(struct gfx_draw *d)
+{
+   if (d->slots_used == d->primitive_slots) {
+      raster_pipeline_flush(&d->pipe);
+      d->slots_used = 0;
+   }
+   d->primitive_slot = d->slots_used++;
+   /* What the queued batches of the primitive need: slot and id. */
+   d->pipe.primitive_tag = d->primitive_slot | (uint64_t)d->current->id << 32;
+   return d->scratch_va + (uint64_t)d->primitive_slot * d->primitive_stride;
+}
+
 void gfx_primitive_record(void *ctx, const struct raster_triangle *t,
                           const struct raster_window_vertex v[3], const float weight[3][3])
 {
    struct gfx_draw *d = ctx;
    if (d->fault->kind != PPU_FAULT_NONE)
       return;
+   uint64_t record_va = take_slot(d);
    struct ppu_gfx_primitive_header *h = (struct ppu_gfx_primitive_header *)d->primitive;
    uint32_t count = d->fp.desc.attribute_count;
    memset(h, 0, sizeof(*h));
@@ -93,22 +113,35 @@ void gfx_primitive_record(void *ctx, const struct raster_triangle *t,
          *pl = raster_setup_plane(t, val);
       }
    }
-   ppu_mmu_write(&d->ge->mmu, d->pd_pa, d->primitive_va, d->primitive, d->primitive_stride,
-                 d->fault);
+   ppu_mmu_write(&d->ge->mmu, d->pd_pa, record_va, d->primitive, d->primitive_stride, d->fault);
 }
+
+/* Where one queued batch is shaded: its SM and that SM's grid, the
+ * batch's primitive record and id, and its result. */
+struct fragment_batch {
+   const struct gfx_draw *d;
+   struct ppu_sm *sm;
+   struct ppu_grid *grid;
+   uint64_t record_va;
+   uint32_t primitive_id;
+   struct gfx_fragment_result *result;
+};
 
 /* Launches and runs one fragment warp over the quads of qmask (bit i:
  * quad i) at sample `sample` (-1: pixel centres, every covered sample);
  * lane 4i + p is pixel p of quad i. NULL when the warp faulted. */
-static struct ppu_warp *run_warp(struct gfx_draw *d, const struct raster_warp_batch *b,
+static struct ppu_warp *run_warp(const struct fragment_batch *fb, const struct raster_warp_batch *b,
                                  const struct raster_triangle *const *tris, uint32_t qmask,
                                  int sample)
 {
+   const struct gfx_draw *d = fb->d;
    uint32_t lanes = 0;
    for (unsigned i = 0; i < b->count; i++)
       if (qmask & (1u << i))
          lanes |= 0xfu << (4 * i);
-   struct ppu_warp *w = ppu_sm_launch_graphics_warp(d->sm[1], lanes);
+   struct ppu_warp *w = ppu_sm_launch_graphics_warp(fb->sm, lanes);
+   if (!w)
+      return NULL; /* not reached: each batch's warps run one at a time */
    const struct ppu_gfx_program *fp = &d->fp.desc;
    float ox = 0.5f, oy = 0.5f;
    if (sample >= 0) {
@@ -132,20 +165,20 @@ static struct ppu_warp *run_warp(struct gfx_draw *d, const struct raster_warp_ba
          w->reg[0][l] = (uint32_t)x | (uint32_t)y << 16;
          w->reg[1][l] = cov | (cov ? 0u : 0x10u) | (t->front_facing ? 0x20u : 0u) |
                         (sample >= 0 ? (uint32_t)sample << 8 : 0u);
-         w->reg[2][l] = (uint32_t)d->primitive_va;
-         w->reg[3][l] = (uint32_t)(d->primitive_va >> 32);
+         w->reg[2][l] = (uint32_t)fb->record_va;
+         w->reg[3][l] = (uint32_t)(fb->record_va >> 32);
          w->reg[4][l] = u32_of(dx);
          w->reg[5][l] = u32_of(dy);
          w->reg[6][l] = u32_of(z);
-         w->reg[7][l] = d->current->id;
+         w->reg[7][l] = fb->primitive_id;
          if (fp->flags & PPU_GFX_PROGRAM_MAY_DISCARD)
             w->reg[PPU_GFX_FRAGMENT_COVERAGE_REG][l] = cov;
-         d->helper_lanes += cov == 0;
-         d->fragment_lanes += cov != 0;
+         fb->result->helper_lanes += cov == 0;
+         fb->result->fragment_lanes += cov != 0;
       }
    }
-   d->fragment_warps++;
-   return ppu_sm_run_until_idle(d->sm[1], d->fp.grid) ? w : NULL;
+   fb->result->warps++;
+   return ppu_sm_run_until_idle(fb->sm, fb->grid) ? w : NULL;
 }
 
 /* Lane l's outputs: colors of the written targets into color[target]
@@ -186,12 +219,13 @@ static float clamp_depth(const struct raster_triangle *t, float z)
 }
 
 /* One warp for the whole batch at pixel centres. */
-static bool shade_pixels(struct gfx_draw *d, const struct raster_warp_batch *b,
+static bool shade_pixels(const struct fragment_batch *fb, const struct raster_warp_batch *b,
                          const struct raster_triangle *const *tris,
                          struct raster_fragment_output *out)
 {
+   const struct gfx_draw *d = fb->d;
    const struct ppu_gfx_program *fp = &d->fp.desc;
-   struct ppu_warp *w = run_warp(d, b, tris, (1u << b->count) - 1u, -1);
+   struct ppu_warp *w = run_warp(fb, b, tris, (1u << b->count) - 1u, -1);
    if (!w)
       return false;
    bool writes_depth = fp->flags & PPU_GFX_PROGRAM_WRITES_DEPTH;
@@ -218,10 +252,11 @@ static bool shade_pixels(struct gfx_draw *d, const struct raster_warp_batch *b,
 
 /* Sample shading: a warp per sample index, holding the quads that cover
  * it; each sample gets its own colors, depth and coverage. */
-static bool shade_samples(struct gfx_draw *d, const struct raster_warp_batch *b,
+static bool shade_samples(const struct fragment_batch *fb, const struct raster_warp_batch *b,
                           const struct raster_triangle *const *tris,
                           struct raster_fragment_output *out)
 {
+   const struct gfx_draw *d = fb->d;
    const struct ppu_gfx_program *fp = &d->fp.desc;
    bool writes_depth = fp->flags & PPU_GFX_PROGRAM_WRITES_DEPTH;
    bool a2c = d->s->word[PPU_GFX_ALPHA_TO_COVERAGE] & 1u;
@@ -233,7 +268,7 @@ static bool shade_samples(struct gfx_draw *d, const struct raster_warp_batch *b,
             qmask |= 1u << i;
       if (!qmask)
          continue;
-      struct ppu_warp *w = run_warp(d, b, tris, qmask, (int)s);
+      struct ppu_warp *w = run_warp(fb, b, tris, qmask, (int)s);
       if (!w)
          return false;
       for (unsigned i = 0; i < b->count; i++) {
@@ -261,20 +296,182 @@ static bool shade_samples(struct gfx_draw *d, const struct raster_warp_batch *b,
    return true;
 }
 
-void gfx_fragment_shade(void *ctx, const struct raster_warp_batch *b,
-                        const struct raster_triangle *const *tris,
-                        struct raster_fragment_output *out)
+/* One queued batch on its SM; a grid that faulted or was cancelled before
+ * it shades nothing (the ROP then takes no coverage from it or after it). */
+static void shade_batch(const struct fragment_batch *fb, struct raster_deferred_batch *q)
+{
+   *fb->result = (struct gfx_fragment_result){0};
+   const struct gfx_draw *d = fb->d;
+   if (ppu_grid_aborted(fb->grid))
+      return;
+   fb->result->ok = d->s->word[PPU_GFX_SAMPLE_SHADING] && d->pipe.samples_log2
+                        ? shade_samples(fb, &q->batch, q->triangles, q->out)
+                        : shade_pixels(fb, &q->batch, q->triangles, q->out);
+}
+
+/* The batches of one flush and which of the fragment SMs a worker takes
+ * next. */
+struct fragment_flush {
+   struct gfx_draw *d;
+   struct raster_deferred_batch *batches;
+   unsigned count;
+   _Atomic unsigned next_sm;
+};
+
+static struct fragment_batch batch_on_sm(const struct fragment_flush *f, unsigned j)
+{
+   struct gfx_draw *d = f->d;
+   unsigned s = (unsigned)((d->fragment_batches + j) % d->fragment_sm_count);
+   uint64_t slot = (uint32_t)f->batches[j].tag;
+   return (struct fragment_batch){d,
+                                  d->fragment_sm[s],
+                                  &d->fragment_grid[s],
+                                  d->scratch_va + slot * d->primitive_stride,
+                                  (uint32_t)(f->batches[j].tag >> 32),
+                                  &d->fragment_results[j]};
+}
+
+/* A worker's share: whole SMs, each running its batches in queue order. */
+static void shade_on_workers(void *arg)
+{
+   struct fragment_flush *f = arg;
+   struct gfx_draw *d = f->d;
+   unsigned n = d->fragment_sm_count;
+   for (;;) {
+      unsigned s = atomic_fetch_add_explicit(&f->next_sm, 1, memory_order_relaxed);
+      if (s >= n)
+         return;
+      unsigned first = (unsigned)((s + n - d->fragment_batches % n) % n);
+      for (unsigned j = first; j < f->count; j += n) {
+         struct fragment_batch fb = batch_on_sm(f, j);
+         shade_batch(&fb, &f->batches[j]);
+      }
+   }
+}
+
+/* Makes each fragment SM run its copy of the fragment program's grid. */
+static bool use_fragment_sms(struct gfx_draw *d)
+{
+   if (!gfx_draw_use_sm(d, 1, &d->fragment_grid[0]))
+      return false;
+   for (unsigned s = 1; s < d->fragment_sm_count; s++) {
+      if (d->fragment_sm_begun[s])
+         continue;
+      if (!ppu_sm_begin_grid(d->fragment_sm[s], &d->fragment_grid[s])) {
+         ppu_fault_set(d->fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_GRAPHICS,
+                       "out of host memory for SM %u's warps", d->fragment_sm[s]->id);
+         return false;
+      }
+      d->fragment_sm_begun[s] = true;
+   }
+   return true;
+}
+
+/* Copies of the fragment program's grid, one per fragment SM, made at the
+ * first flush (the grid's cancel flag is set after gfx_draw_begin). */
+static bool make_fragment_grids(struct gfx_draw *d)
+{
+   if (d->fragment_grid)
+      return true;
+   d->fragment_grid = calloc(d->fragment_sm_count, sizeof(*d->fragment_grid));
+   if (!d->fragment_grid) {
+      ppu_fault_set(d->fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_GRAPHICS,
+                    "out of host memory for the fragment SMs");
+      return false;
+   }
+   for (unsigned s = 0; s < d->fragment_sm_count; s++) {
+      struct ppu_grid *g = &d->fragment_grid[s];
+      memcpy(g, d->fp.grid, sizeof(*g));
+      atomic_store_explicit(&g->warp_instructions, 0, memory_order_relaxed);
+      atomic_store_explicit(&g->abort, false, memory_order_relaxed);
+      g->faulted = false;
+      pthread_mutex_init(&g->fault_lock, NULL);
+   }
+   return true;
+}
+
+void gfx_fragment_shade_batches(void *ctx, struct raster_deferred_batch *batches, unsigned count)
 {
    struct gfx_draw *d = ctx;
-   struct ppu_grid *g = d->fp.grid;
-   bool ok = d->fault->kind == PPU_FAULT_NONE && !ppu_grid_aborted(g) && gfx_draw_use_sm(d, 1, g);
-   if (ok)
-      ok = d->s->word[PPU_GFX_SAMPLE_SHADING] && d->pipe.samples_log2
-               ? shade_samples(d, b, tris, out)
-               : shade_pixels(d, b, tris, out);
-   if (!ok) {
-      /* A fault: the draw stops after this primitive; nothing more lands. */
-      for (unsigned i = 0; i < b->count; i++)
-         out[i].coverage = 0;
+   bool ok = d->fault->kind == PPU_FAULT_NONE && !ppu_grid_aborted(d->fp.grid) &&
+             make_fragment_grids(d) && use_fragment_sms(d);
+   unsigned failed = 0; /* the first batch that did not shade */
+   if (ok) {
+      struct fragment_flush f = {d, batches, count, 0};
+      if (d->fragment_parallel && count > 1) {
+         ppu_compute_engine_run_task(d->ge->compute, shade_on_workers, &f);
+      } else {
+         /* One host thread: queue order, on the same SMs, and no warp
+          * after one that faulted (its side effects would show). */
+         for (unsigned j = 0; j < count; j++) {
+            struct fragment_batch fb = batch_on_sm(&f, j);
+            shade_batch(&fb, &batches[j]);
+            if (!fb.result->ok) {
+               for (unsigned k = j + 1; k < count; k++)
+                  d->fragment_results[k] = (struct gfx_fragment_result){0};
+               break;
+            }
+         }
+      }
+      while (failed < count && d->fragment_results[failed].ok)
+         failed++;
+      /* Counters as one thread shading in queue order would count them:
+       * up to and including the batch that faulted. */
+      for (unsigned j = 0; j < count && j <= failed; j++) {
+         d->fragment_warps += d->fragment_results[j].warps;
+         d->helper_lanes += d->fragment_results[j].helper_lanes;
+         d->fragment_lanes += d->fragment_results[j].fragment_lanes;
+      }
+      if (failed < count) {
+         /* The batch's own SM grid holds its fault (a later batch's SM
+          * may have faulted too: it comes second in queue order). */
+         struct fragment_batch fb = batch_on_sm(&f, failed);
+         if (fb.grid->faulted)
+            ppu_grid_report_fault(d->fp.grid, &fb.grid->fault);
+      }
+      d->fragment_batches += count;
    }
+   /* A fault: the draw stops after this primitive; nothing more lands. */
+   for (unsigned j = failed; j < count; j++)
+      for (unsigned i = 0; i < batches[j].batch.count; i++)
+         batches[j].out[i].coverage = 0;
+}
+
+bool gfx_fragment_begin(struct gfx_draw *d)
+{
+   if (!d->fp.grid)
+      return true;
+   struct ppu_compute_engine *ce = d->ge->compute;
+   /* Timing mode shades one batch at a time on SM 1, as it always has. */
+   unsigned sms = ce->timing || ce->sm_count == 1 ? 1u : ce->sm_count - 1;
+   d->fragment_sm_count = sms < GFX_FRAGMENT_SMS_MAX ? sms : GFX_FRAGMENT_SMS_MAX;
+   d->fragment_sm[0] = &ce->sm[ce->sm_count > 1 ? 1 : 0]; /* d->sm[1] */
+   for (unsigned s = 1; s < d->fragment_sm_count; s++)
+      d->fragment_sm[s] = &ce->sm[1 + s];
+   /* Side effects (stores, atomics) happen in queue order on one thread. */
+   d->fragment_parallel =
+       !ce->timing && ce->worker_count > 1 && !(d->fp.desc.flags & PPU_GFX_PROGRAM_SIDE_EFFECTS);
+   unsigned queue = ce->timing ? 1u : GFX_FRAGMENT_QUEUE;
+   d->fragment_results = calloc(queue, sizeof(*d->fragment_results));
+   if (!d->fragment_results || !raster_pipeline_defer(&d->pipe, queue)) {
+      ppu_fault_set(d->fault, PPU_FAULT_BAD_METHOD_DATA, PPU_ENGINE_GRAPHICS,
+                    "out of host memory for the fragment queue");
+      return false;
+   }
+   return true;
+}
+
+void gfx_fragment_end(struct gfx_draw *d)
+{
+   for (unsigned s = 1; s < d->fragment_sm_count; s++)
+      if (d->fragment_sm_begun[s])
+         d->fragment_sm[s]->grid = NULL;
+   if (d->fragment_grid)
+      for (unsigned s = 0; s < d->fragment_sm_count; s++)
+         pthread_mutex_destroy(&d->fragment_grid[s].fault_lock);
+   free(d->fragment_grid);
+   free(d->fragment_results);
+   d->fragment_grid = NULL;
+   d->fragment_results = NULL;
+   d->fragment_sm_count = 0;
 }

@@ -2,6 +2,7 @@
  * coalescing, fragment work and CROP in primitive order. */
 #include "raster/raster_pipeline.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "host_bits.h"
@@ -25,21 +26,11 @@ static bool early_tests(const struct raster_pipeline *p)
                                 PPU_GFX_PROGRAM_WRITES_SAMPLE_MASK | PPU_GFX_PROGRAM_SIDE_EFFECTS));
 }
 
-/* Fragment work, late tests and color for one warp batch. */
-static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
-                      const struct raster_triangle *t, bool early)
+/* Late tests and color for one shaded warp batch. */
+static void resolve_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
+                          const struct raster_triangle *t, bool early,
+                          const struct raster_fragment_output *out)
 {
-   struct raster_fragment_output out[PPU_GFX_QUADS_PER_WARP];
-   const struct raster_triangle *tris[PPU_GFX_QUADS_PER_WARP];
-   for (unsigned i = 0; i < b->count; i++) {
-      out[i].coverage = b->quads[i].coverage;
-      out[i].depth_written = false;
-      out[i].per_sample = false;
-      tris[i] = t;
-   }
-   p->warps++;
-   if (p->shade)
-      p->shade(p->shade_ctx, b, tris, out);
    for (unsigned i = 0; i < b->count; i++) {
       const struct raster_quad *q = &b->quads[i];
       uint16_t cov = out[i].coverage & q->coverage;
@@ -74,12 +65,117 @@ static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch 
    }
 }
 
+static void start_outputs(const struct raster_warp_batch *b, struct raster_fragment_output *out)
+{
+   for (unsigned i = 0; i < b->count; i++) {
+      out[i].coverage = b->quads[i].coverage;
+      out[i].depth_written = false;
+      out[i].per_sample = false;
+   }
+}
+
+/* Refreshes tile (tx, ty)'s hi-Z range from the depth target when ZROP
+ * wrote depth there since the tile's samples_passed was passed_before;
+ * only a tile whose depth changed needs its range read back. */
+static void refresh_hiz(struct raster_pipeline *p, int32_t tx, int32_t ty, uint64_t passed_before)
+{
+   bool depth_changed = p->zs.depth_test && p->zs.depth_write && p->samples_passed != passed_before;
+   if (p->hiz && p->depth && depth_changed) {
+      float zmin, zmax;
+      if (rop_zrop_tile_range(p->depth, tx, ty, &zmin, &zmax))
+         raster_hiz_set(p->hiz, tx, ty, zmin, zmax);
+   }
+}
+
+void raster_pipeline_flush(struct raster_pipeline *p)
+{
+   if (!p->queued)
+      return;
+   if (p->shade_batches)
+      p->shade_batches(p->shade_ctx, p->queue, p->queued);
+   for (unsigned i = 0; i < p->queued; i++) {
+      const struct raster_deferred_batch *q = &p->queue[i];
+      if (q->tile_start)
+         p->tile_passed_before = p->samples_passed;
+      resolve_batch(p, &q->batch, &q->triangle, q->early, q->out);
+      if (q->tile_end)
+         refresh_hiz(p, q->tile_x, q->tile_y, p->tile_passed_before);
+   }
+   p->queued = 0;
+}
+
+bool raster_pipeline_defer(struct raster_pipeline *p, unsigned capacity)
+{
+   raster_pipeline_release(p);
+   p->queue = calloc(capacity ? capacity : 1, sizeof(*p->queue));
+   p->queue_capacity = p->queue ? (capacity ? capacity : 1) : 0;
+   return p->queue != NULL;
+}
+
+void raster_pipeline_release(struct raster_pipeline *p)
+{
+   free(p->queue);
+   p->queue = NULL;
+   p->queue_capacity = p->queued = 0;
+}
+
+/* Queues a warp batch (flushing a full queue first). */
+static void queue_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
+                        const struct raster_triangle *t, bool early, bool tile_start)
+{
+   if (p->queued == p->queue_capacity)
+      raster_pipeline_flush(p);
+   struct raster_deferred_batch *q = &p->queue[p->queued++];
+   q->batch = *b;
+   q->triangle = *t;
+   for (unsigned i = 0; i < b->count; i++)
+      q->triangles[i] = &q->triangle;
+   start_outputs(b, q->out);
+   q->tag = p->primitive_tag;
+   q->early = early;
+   q->tile_start = tile_start;
+   q->tile_end = false;
+}
+
+/* Fragment work, late tests and color for one warp batch: at once, or
+ * queued for deferred fragment work. first_of_tile: the tile visit's
+ * first batch. */
+static void run_batch(struct raster_pipeline *p, const struct raster_warp_batch *b,
+                      const struct raster_triangle *t, bool early, bool first_of_tile)
+{
+   p->warps++;
+   if (p->queue) {
+      queue_batch(p, b, t, early, first_of_tile && !early);
+      return;
+   }
+   struct raster_fragment_output out[PPU_GFX_QUADS_PER_WARP];
+   const struct raster_triangle *tris[PPU_GFX_QUADS_PER_WARP];
+   start_outputs(b, out);
+   for (unsigned i = 0; i < b->count; i++)
+      tris[i] = t;
+   if (p->shade)
+      p->shade(p->shade_ctx, b, tris, out);
+   resolve_batch(p, b, t, early, out);
+}
+
+/* Whether a late-tested visit of tile (tx, ty) still has queued batches:
+ * its hi-Z range is not final until they are resolved. */
+static bool tile_queued(const struct raster_pipeline *p, int32_t tx, int32_t ty)
+{
+   for (unsigned i = 0; i < p->queued; i++)
+      if (p->queue[i].tile_end && p->queue[i].tile_x == tx && p->queue[i].tile_y == ty)
+         return true;
+   return false;
+}
+
 static bool visit_tile(void *c, int32_t tx, int32_t ty, enum raster_tile_class cls)
 {
    struct tile_ctx *ctx = c;
    struct raster_pipeline *p = ctx->p;
    p->tiles++;
    if (ctx->hiz_cull) {
+      if (p->queued && !ctx->early && tile_queued(p, tx, ty))
+         raster_pipeline_flush(p);
       float lo, hi;
       raster_hiz_triangle_range(ctx->t, tx, ty, &lo, &hi);
       if (!raster_hiz_may_pass(p->hiz, &ctx->hiz_format, tx, ty, p->zs.depth_op, lo, hi)) {
@@ -94,6 +190,7 @@ static bool visit_tile(void *c, int32_t tx, int32_t ty, enum raster_tile_class c
    struct raster_coalescer co;
    struct raster_warp_batch full;
    raster_coalescer_init(&co, false);
+   unsigned batches = 0;
    for (unsigned i = 0; i < n; i++) {
       if (ctx->early) {
          if (p->depth)
@@ -106,20 +203,28 @@ static bool visit_tile(void *c, int32_t tx, int32_t ty, enum raster_tile_class c
       }
       p->quads++;
       if (raster_coalescer_add(&co, &q[i], (uint32_t)p->primitives, &full))
-         run_batch(p, &full, ctx->t, ctx->early);
+         run_batch(p, &full, ctx->t, ctx->early, batches++ == 0);
    }
    /* The functional model closes the batch at the tile's end, so hi-Z
     * sees the tile's final depth; a timed model would keep coalescing
     * across tiles and primitives. */
    if (raster_coalescer_flush(&co, &full))
-      run_batch(p, &full, ctx->t, ctx->early);
-   /* Only a tile whose depth changed needs its range read back. */
-   bool depth_changed = p->zs.depth_test && p->zs.depth_write && p->samples_passed != passed_before;
-   if (p->hiz && p->depth && depth_changed) {
-      float zmin, zmax;
-      if (rop_zrop_tile_range(p->depth, tx, ty, &zmin, &zmax))
-         raster_hiz_set(p->hiz, tx, ty, zmin, zmax);
+      run_batch(p, &full, ctx->t, ctx->early, batches++ == 0);
+   if (p->queue && !ctx->early) {
+      /* Late tests: ZROP has not run yet; the tile's range is refreshed
+       * when its last batch is resolved, and a full queue shades at once
+       * when the pipeline shades each batch as it comes (capacity 1). */
+      if (batches) {
+         struct raster_deferred_batch *last = &p->queue[p->queued - 1];
+         last->tile_end = true;
+         last->tile_x = tx;
+         last->tile_y = ty;
+      }
+   } else {
+      refresh_hiz(p, tx, ty, passed_before);
    }
+   if (p->queue && p->queue_capacity == 1)
+      raster_pipeline_flush(p);
    return true;
 }
 

@@ -38,6 +38,27 @@ typedef void (*raster_shade_fn)(void *ctx, const struct raster_warp_batch *batch
                                 const struct raster_triangle *const *triangles,
                                 struct raster_fragment_output *out);
 
+/* A warp batch queued for deferred fragment work (raster_pipeline_defer):
+ * everything its shading and its ROP need once the raster has moved on. */
+struct raster_deferred_batch {
+   struct raster_warp_batch batch;
+   struct raster_triangle triangle; /* every quad's primitive (one per tile visit) */
+   const struct raster_triangle *triangles[PPU_GFX_QUADS_PER_WARP]; /* all &triangle */
+   struct raster_fragment_output out[PPU_GFX_QUADS_PER_WARP];
+   uint64_t tag; /* the pipeline's primitive_tag when the batch was queued */
+   bool early;
+   /* Late tests: the first and the last batch of a tile visit, so the hi-Z
+    * range of tile (tile_x, tile_y) is refreshed after the visit's ZROP. */
+   bool tile_start, tile_end;
+   int32_t tile_x, tile_y;
+};
+
+/* Shades `count` queued batches: fills each one's out[] (coverage starts as
+ * the quads'). The batches' ROP work follows in queue order, so the
+ * callback may shade them in any order or at once. */
+typedef void (*raster_shade_batches_fn)(void *ctx, struct raster_deferred_batch *batches,
+                                        unsigned count);
+
 /* Called for every triangle setup accepts, before its tiles are walked
  * (the graphics engine writes its primitive record there): v are the
  * window vertices setup took, in input order, and weight[k][j] is the
@@ -65,7 +86,15 @@ struct raster_pipeline {
    bool dual_source; /* target 0 blends with target 1's output as its second source */
    raster_shade_fn shade;
    raster_setup_fn on_setup; /* NULL: none */
-   void *shade_ctx;          /* passed to shade and on_setup */
+   void *shade_ctx;          /* passed to shade, shade_batches and on_setup */
+   /* Deferred fragment work (raster_pipeline_defer): batches wait in the
+    * queue, shade_batches shades them together when it is full or flushed,
+    * then ZROP and CROP take their results in queue (primitive) order. */
+   raster_shade_batches_fn shade_batches;
+   struct raster_deferred_batch *queue;
+   unsigned queue_capacity, queued;
+   uint64_t primitive_tag;      /* copied into each queued batch (set by on_setup) */
+   uint64_t tile_passed_before; /* samples_passed when the current late tile began */
    /* User distances of the next primitive's vertices (NULL: none; only
     * read when clip.clip_distance_mask or cull_distance_mask is not 0). */
    const float (*clip_distance)[PPU_GFX_MAX_CLIP_DISTANCES];
@@ -88,5 +117,19 @@ void raster_pipeline_triangle(struct raster_pipeline *p, const float position[3]
  * say so (raster_clip_culled). */
 void raster_pipeline_line(struct raster_pipeline *p, const float position[2][4]);
 void raster_pipeline_point(struct raster_pipeline *p, const float position[4], float size);
+
+/* Queues up to `capacity` warp batches for shade_batches instead of
+ * shading each one at once through `shade`. Every pixel's ZROP and CROP
+ * still happen in primitive order, and hi-Z sees exactly the ranges it
+ * sees without the queue (a late-tested tile with queued batches is
+ * flushed before hi-Z tests it again), so images and the raster counters
+ * are the same for any capacity. False when out of host memory. */
+bool raster_pipeline_defer(struct raster_pipeline *p, unsigned capacity);
+/* Shades every queued batch and resolves them through ZROP and CROP. The
+ * owner calls it before it changes anything a queued batch depends on
+ * (state, targets, memory the fragment program reads) and at the end. */
+void raster_pipeline_flush(struct raster_pipeline *p);
+/* Frees the queue (after a flush; queued batches are dropped). */
+void raster_pipeline_release(struct raster_pipeline *p);
 
 #endif
