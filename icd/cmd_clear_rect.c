@@ -78,12 +78,14 @@ void vkppu_cmd_clear_view_rect(struct vkppu_command_buffer *cmd,
    struct drv_image_op op = {0};
    op.aspect = aspect;
    memcpy(op.clear_value, value, sizeof(op.clear_value));
-   if (x0 == 0 && y0 == 0 && x1 == w && y1 == h) {
+   /* A whole level at once; not for slices of a 3D image (its one layer
+    * is every slice): those go through the blits below, a slice each. */
+   if (x0 == 0 && y0 == 0 && x1 == w && y1 == h && dst.dim != PPU_TEX_DIM_3D) {
       op.dst_header = dst_header;
       op.dst_level = level;
       op.level_count = 1;
       op.dst_layer = first_layer;
-      op.layer_count = dst.dim == PPU_TEX_DIM_3D ? 1 : layer_count;
+      op.layer_count = layer_count;
       drv_emit_image_op(&cmd->pb, &op, PPU_COPY_OP_CLEAR_IMAGE);
       drv_emit_wait_for_idle(&cmd->pb);
       return;

@@ -29,6 +29,12 @@ void vkppu_gfx_target_words(const struct vkppu_image *img, VkFormat format, uint
    w[4] = h->row_pitch;
    w[5] = ppu_tex_level_extent(h->width, level) / k | (ppu_tex_level_extent(h->height, level) / k)
                                                           << 16;
-   w[6] = (uint32_t)(h->layer_stride >> 9);
+   /* A 3D image is rendered a slice per layer (2D array views of it): its
+    * slices follow one another inside the level (ppu/texture.h), each a
+    * whole grid of blocks, so the stride is a slice's bytes. */
+   uint64_t stride = h->layer_stride;
+   if (h->dim == PPU_TEX_DIM_3D)
+      stride = ppu_tex_level_size(h, level) / ppu_tex_level_extent(h->depth, level);
+   w[6] = (uint32_t)(stride >> 9);
    w[7] = layer;
 }

@@ -225,6 +225,114 @@ TEST_CASE(an_attachment_no_subpass_uses_keeps_its_contents)
    vkt_teardown(&ctx, &dev);
 }
 
+/* A 3D image (2D_ARRAY_COMPATIBLE) rendered a slice at a time through a
+ * 2D view of slice 2: the load-op clear and a draw land on that slice
+ * only; the other slices keep the blue they were cleared to. */
+TEST_CASE(a_slice_of_a_3d_image_is_a_render_target)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   if (!vkt_setup(&ctx, &dev))
+      return;
+   enum { SLICES = 4, SLICE = 2 };
+   VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                            .flags = VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT,
+                            .imageType = VK_IMAGE_TYPE_3D,
+                            .format = VK_FORMAT_R8G8B8A8_UNORM,
+                            .extent = {GW, GH, SLICES},
+                            .mipLevels = 1,
+                            .arrayLayers = 1,
+                            .samples = VK_SAMPLE_COUNT_1_BIT,
+                            .tiling = VK_IMAGE_TILING_OPTIMAL,
+                            .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+   struct vkt_image img;
+   struct vkt_buffer readback, vb;
+   VkRenderPass pass = gtu_render_pass(&dev, VK_FORMAT_UNDEFINED, VK_ATTACHMENT_LOAD_OP_CLEAR);
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   struct gtu_pipeline_desc d = {
+       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .layout = layout, .pass = pass};
+   VkPipeline pipe;
+   VKT_CHECK(gtu_pipeline(&dev, &d, &pipe));
+   struct gvertex v[6];
+   gtu_rect(v, 4, 4, 20, 12, 0.5f, RED);
+   if (pipe && vkt_image_create(&dev, &ici, VK_IMAGE_VIEW_TYPE_3D, &img)) {
+      VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                   .image = img.image,
+                                   .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                   .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                   .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, SLICE, 1}};
+      VkImageView slice;
+      VKT_CHECK(vkCreateImageView(dev.device, &vci, NULL, &slice));
+      VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                     .renderPass = pass,
+                                     .attachmentCount = 1,
+                                     .pAttachments = &slice,
+                                     .width = GW,
+                                     .height = GH,
+                                     .layers = 1};
+      VkFramebuffer fb = VK_NULL_HANDLE;
+      VKT_CHECK(vkCreateFramebuffer(dev.device, &fci, NULL, &fb));
+      if (fb &&
+          vkt_buffer_create(&dev, SLICES * GW * GH * 4, VKT_USAGE_TRANSFER, VKT_MEMORY_HOST,
+                            &readback) == VK_SUCCESS &&
+          gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+         VkCommandBuffer cmd = vkt_cmd_begin(&dev, ctx.universal_family);
+         vkt_cmd_image_barrier(cmd, img.image, VK_IMAGE_LAYOUT_UNDEFINED,
+                               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                               VK_ACCESS_TRANSFER_WRITE_BIT);
+         const VkClearColorValue blue = {{0, 0, 1, 1}};
+         const VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+         vkCmdClearColorImage(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &blue, 1, &all);
+         vkt_cmd_image_barrier(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                               VK_ACCESS_TRANSFER_READ_BIT);
+         VkClearValue green = {.color = {{0, 1, 0, 1}}};
+         VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                     .renderPass = pass,
+                                     .framebuffer = fb,
+                                     .renderArea = {{0, 0}, {GW, GH}},
+                                     .clearValueCount = 1,
+                                     .pClearValues = &green};
+         vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+         gtu_bind_vertex_buffer(cmd, &vb);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+         vkCmdDraw(cmd, 6, 1, 0, 0);
+         vkCmdEndRenderPass(cmd);
+         VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                     .imageExtent = {GW, GH, SLICES}};
+         vkCmdCopyImageToBuffer(cmd, img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                readback.buffer, 1, &region);
+         vkt_cmd_transfer_to_host_barrier(cmd);
+         VKT_CHECK(vkt_cmd_submit_wait(&dev, ctx.universal_family, 0, cmd));
+         const uint32_t *got = readback.map;
+         unsigned wrong = 0;
+         for (uint32_t z = 0; z < SLICES; z++) {
+            uint32_t want[GW * GH];
+            gtu_fill(want, 0, 0, GW, GH,
+                     z == SLICE ? gtu_rgba(0, 255, 0, 255) : gtu_rgba(0, 0, 255, 255));
+            if (z == SLICE)
+               gtu_fill(want, 4, 4, 20, 12, gtu_rgba(255, 0, 0, 255));
+            for (uint32_t i = 0; i < GW * GH; i++)
+               if (got[z * GW * GH + i] != want[i] && wrong++ < 4)
+                  test_fail(__FILE__, __LINE__, "slice %u pixel (%u, %u) is 0x%08x, want 0x%08x", z,
+                            i % GW, i / GW, got[z * GW * GH + i], want[i]);
+         }
+         CHECK_MSG(wrong == 0, "%u pixels wrong", wrong);
+         vkt_buffer_destroy(&dev, &vb);
+         vkt_buffer_destroy(&dev, &readback);
+      }
+      vkDestroyFramebuffer(dev.device, fb, NULL);
+      vkDestroyImageView(dev.device, slice, NULL);
+      vkt_image_destroy(&dev, &img);
+   }
+   vkDestroyPipeline(dev.device, pipe, NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   vkDestroyRenderPass(dev.device, pass, NULL);
+   vkt_teardown(&ctx, &dev);
+}
+
 /* A secondary command buffer that continues the render pass (inheriting
  * pass, subpass and framebuffer, then without the framebuffer, which
  * Vulkan makes optional) draws into it. */
