@@ -60,14 +60,15 @@ static float blend_factor(unsigned f, unsigned c, const float s[4], const float 
 }
 
 void rop_blend(const struct rop_blend_target *t, const float k[4], const float s[4],
-               const float s1[4], const float d[4], float lo, float hi, float result[4])
+               const float s1[4], const float d[4], float result[4])
 {
    for (unsigned c = 0; c < 4; c++) {
       unsigned op = c < 3 ? t->color_op : t->alpha_op;
+      /* The factors come from clamped sources, destination and constants
+       * and are not clamped again: on an SNORM target 1 - s reaches 2
+       * (what the conformance suite's reference blender computes too). */
       float sf = blend_factor(c < 3 ? t->src_color : t->src_alpha, c, s, s1, d, k);
       float df = blend_factor(c < 3 ? t->dst_color : t->dst_alpha, c, s, s1, d, k);
-      sf = clamp_float(sf, lo, hi);
-      df = clamp_float(df, lo, hi);
       /* "Blend Operations": MIN and MAX ignore the factors. */
       switch (op) {
       case PPU_GFX_BLEND_OP_SUBTRACT:
@@ -200,7 +201,7 @@ void rop_crop_quad(const struct rop_blend_state *b, unsigned index, struct rop_s
             struct ppu_texel d, r;
             ppu_texel_decode(rt->format, texel, false, &d);
             clamp4(d.f, lo, hi);
-            rop_blend(t, k, s, s1, d.f, lo, hi, r.f);
+            rop_blend(t, k, s, s1, d.f, r.f);
             ppu_texel_encode(rt->format, &r, false, bits);
          } else {
             ppu_texel_encode(rt->format, &src[p], false, bits);

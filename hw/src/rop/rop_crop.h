@@ -47,11 +47,10 @@ void rop_crop_quad(const struct rop_blend_state *b, unsigned index, struct rop_s
                    const struct ppu_texel *src1);
 
 /* One blend equation on float values: result[c] of source s, second source
- * s1, destination d and constant k (already clamped as the target
- * requires), with every factor clamped to [lo, hi] (-inf, inf for float
- * targets). */
+ * s1, destination d and constant k (each already clamped as the target
+ * requires; the factors made of them are not clamped again). */
 void rop_blend(const struct rop_blend_target *t, const float k[4], const float s[4],
-               const float s1[4], const float d[4], float lo, float hi, float result[4]);
+               const float s1[4], const float d[4], float result[4]);
 
 /* Bitwise logic op on n bytes: dst = op(src, dst). */
 void rop_logic_op(unsigned op, const uint8_t *src, uint8_t *dst, uint32_t n);
