@@ -135,81 +135,128 @@ static bool piece_shape(struct xl_ctx *c, uint32_t type, struct piece *out)
    return true;
 }
 
-/* Piece k of variable v (false past the last one, or after xl_fail). A
- * block's members take consecutive locations from the variable's, unless
- * a member has its own; a member's qualifiers add to the variable's. */
-static bool piece_at(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t k, struct piece *out)
+/* The pieces of a user variable, in the order of its value's leaves. */
+#define MAX_PIECES 64u
+struct pieces {
+   struct piece p[MAX_PIECES];
+   uint32_t count;
+};
+
+/* Appends the pieces of a value of `type` from *location on (advanced past
+ * them) with q's qualifiers: a struct member by member, nested ones too,
+ * an array of structs element by element, anything else one piece. */
+static bool add_pieces(struct xl_ctx *c, uint32_t type, const struct piece *q, uint32_t *location,
+                       struct pieces *out)
+{
+   const struct spirv_type *t = spirv_type(c->m, type);
+   struct piece inner = *q;
+   inner.component = 0; /* a Component decoration names one member's place */
+   if (t && t->kind == SPIRV_TYPE_STRUCT) {
+      for (uint32_t m = 0; m < t->u.structure.member_count; m++)
+         if (!add_pieces(c, spirv_struct_member_type(c->m, type, m), &inner, location, out))
+            return false;
+      return true;
+   }
+   const struct spirv_type *e =
+       t && t->kind == SPIRV_TYPE_ARRAY ? spirv_type(c->m, t->u.array.element_type) : NULL;
+   if (e && e->kind == SPIRV_TYPE_STRUCT) {
+      uint64_t n = 0;
+      spirv_array_length(c->m, type, &n);
+      for (uint64_t i = 0; i < n && i < DRV_GFX_MAX_SLOTS; i++)
+         if (!add_pieces(c, t->u.array.element_type, &inner, location, out))
+            return false;
+      return true;
+   }
+   if (out->count == MAX_PIECES) {
+      xl_fail(c, "an interface variable with more than %u members", MAX_PIECES);
+      return false;
+   }
+   struct piece p = *q;
+   p.location = *location;
+   if (!piece_shape(c, type, &p))
+      return false;
+   out->p[out->count++] = p;
+   *location += p.elements;
+   return true;
+}
+
+/* The pieces of variable v (false after xl_fail). A block's members take
+ * consecutive locations from the variable's, unless a member has its own;
+ * a member's qualifiers add to the variable's. */
+static bool var_pieces(struct xl_ctx *c, const struct xl_gfx_var *v, struct pieces *out)
 {
    uint32_t type = c->global_ptrs[v->id].type;
-   *out = (struct piece){.location = v->location,
-                         .component = v->component,
-                         .interpolation = v->interpolation,
-                         .centroid = v->centroid};
+   struct piece q = {
+       .component = v->component, .interpolation = v->interpolation, .centroid = v->centroid};
+   uint32_t location = v->location;
+   out->count = 0;
    if (!v->user_block)
-      return k == 0 && piece_shape(c, type, out);
+      return add_pieces(c, type, &q, &location, out);
    const struct spirv_type *t = spirv_type(c->m, type);
-   if (k >= t->u.structure.member_count)
-      return false;
-   for (uint32_t m = 0; m <= k; m++) {
-      uint32_t location;
-      if (spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_Location, &location))
-         out->location = location;
-      out->component = 0;
-      spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_Component, &out->component);
-      if (!piece_shape(c, spirv_struct_member_type(c->m, type, m), out))
+   for (uint32_t m = 0; m < t->u.structure.member_count; m++) {
+      uint32_t member_location;
+      if (spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_Location, &member_location))
+         location = member_location;
+      q.component = 0;
+      spirv_decoration_literal(c->m, type, m, SPIRV_DECORATION_Component, &q.component);
+      q.interpolation = decorated_interpolation(c, type, m, v->interpolation);
+      bool sample = spirv_has_decoration(c->m, type, m, SPIRV_DECORATION_Sample);
+      q.centroid = !sample && !v->sample &&
+                   (v->centroid || spirv_has_decoration(c->m, type, m, SPIRV_DECORATION_Centroid));
+      if (!add_pieces(c, spirv_struct_member_type(c->m, type, m), &q, &location, out))
          return false;
-      if (m < k)
-         out->location += out->elements;
    }
-   out->interpolation = decorated_interpolation(c, type, k, v->interpolation);
-   bool sample = spirv_has_decoration(c->m, type, k, SPIRV_DECORATION_Sample);
-   out->centroid = !sample && !v->sample &&
-                   (v->centroid || spirv_has_decoration(c->m, type, k, SPIRV_DECORATION_Centroid));
    return true;
 }
 
 uint32_t xl_gfx_locations(struct xl_ctx *c, const struct xl_gfx_var *v)
 {
+   struct pieces ps;
+   if (!var_pieces(c, v, &ps))
+      return 0;
    uint32_t n = 0;
-   struct piece p;
-   for (uint32_t k = 0; piece_at(c, v, k, &p); k++)
-      n += p.elements;
-   return c->failed ? 0 : n;
+   for (uint32_t k = 0; k < ps.count; k++)
+      n += ps.p[k].elements;
+   return n;
 }
 
 bool xl_gfx_location_at(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t i,
                         uint32_t *location, uint32_t *interpolation, bool *centroid)
 {
-   struct piece p;
-   for (uint32_t k = 0; piece_at(c, v, k, &p); k++) {
-      if (i < p.elements) {
-         *location = p.location + i;
-         *interpolation = p.interpolation;
-         *centroid = p.centroid;
+   struct pieces ps;
+   if (!var_pieces(c, v, &ps))
+      return false;
+   for (uint32_t k = 0; k < ps.count; k++) {
+      const struct piece *p = &ps.p[k];
+      if (i < p->elements) {
+         *location = p->location + i;
+         *interpolation = p->interpolation;
+         *centroid = p->centroid;
          return true;
       }
-      i -= p.elements;
+      i -= p->elements;
    }
-   if (!c->failed)
-      xl_fail(c, "location %u beyond interface variable %%%u", i, v->id);
+   xl_fail(c, "location %u beyond interface variable %%%u", i, v->id);
    return false;
 }
 
 bool xl_gfx_leaf_slot(struct xl_ctx *c, const struct xl_gfx_var *v, uint32_t leaf,
                       uint32_t *location, uint32_t *component)
 {
-   struct piece p;
-   for (uint32_t k = 0; piece_at(c, v, k, &p); k++) {
-      uint32_t leaves = p.elements * p.per_element;
+   struct pieces ps;
+   if (!var_pieces(c, v, &ps))
+      return false;
+   for (uint32_t k = 0; k < ps.count; k++) {
+      const struct piece *p = &ps.p[k];
+      uint32_t leaves = p->elements * p->per_element;
       if (leaf < leaves) {
-         *location = p.location + leaf / p.per_element;
-         *component = p.component + leaf % p.per_element;
+         *location = p->location + leaf / p->per_element;
+         *component = p->component + leaf % p->per_element;
          return true;
       }
       leaf -= leaves;
    }
-   if (!c->failed)
-      xl_fail(c, "leaf %u beyond interface variable %%%u", leaf, v->id);
+   xl_fail(c, "leaf %u beyond interface variable %%%u", leaf, v->id);
    return false;
 }
 

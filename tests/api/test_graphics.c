@@ -485,9 +485,9 @@ TEST_CASE(indexed_instanced_and_indirect_draws)
 }
 
 /* Interface blocks between the stages: a triangle whose first (provoking)
- * vertex is blue and the others red and green reads red and green
- * interpolated from a smooth member and blue 255 everywhere from a flat
- * member at its own Location. */
+ * vertex is blue and the others red and green reads red interpolated from
+ * a smooth member, green from a nested struct's member, and blue 255
+ * everywhere from a flat member at its own Location. */
 TEST_CASE(interface_blocks_carry_members_with_their_own_locations_and_qualifiers)
 {
    struct vkt_context ctx;
