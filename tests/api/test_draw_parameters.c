@@ -48,6 +48,8 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev, struct gtarge
    VkPhysicalDeviceFeatures core = {.multiDrawIndirect = VK_TRUE};
    struct vkt_device_desc desc = {
        .extensions = extensions, .extension_count = 1, .features = &core, .feature_chain = &v11};
+   /* gtu_case_begin makes its own context: this one only asked. */
+   vkt_context_destroy(ctx);
    return gtu_case_begin(ctx, dev, &desc, VK_FORMAT_UNDEFINED, t);
 }
 

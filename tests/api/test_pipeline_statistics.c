@@ -51,6 +51,8 @@ static bool setup(struct vkt_context *ctx, struct vkt_device *dev, struct gtarge
    VkPhysicalDeviceFeatures want = {.pipelineStatisticsQuery = VK_TRUE,
                                     .inheritedQueries = have.inheritedQueries};
    struct vkt_device_desc desc = {.features = &want};
+   /* gtu_case_begin makes its own context: this one only asked. */
+   vkt_context_destroy(ctx);
    return gtu_case_begin(ctx, dev, &desc, VK_FORMAT_UNDEFINED, t);
 }
 
