@@ -127,12 +127,9 @@ VKAPI_ATTR VkResult VKAPI_CALL vkppu_GetQueryPoolResults(VkDevice device, VkQuer
                    firstQuery + queryCount, pool->count);
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    }
-   if (pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR)
-      return vkppu_performance_pool_results(dev, pool, firstQuery, queryCount, dataSize, pData,
-                                            stride, flags);
-   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
-      return vkppu_statistics_pool_results(dev, pool, firstQuery, queryCount, dataSize, pData,
-                                           stride, flags);
+   if (vkppu_query_pool_is_snapshot(pool))
+      return vkppu_snapshot_pool_results(dev, pool, firstQuery, queryCount, dataSize, pData, stride,
+                                         flags);
    const struct ppu_query_record *records = pool->records + firstQuery;
    if (flags & VK_QUERY_RESULT_WAIT_BIT) {
       struct availability_wait w = {records, queryCount};

@@ -119,32 +119,36 @@ void vkppu_performance_query_values(const uint8_t *query, const uint32_t *counte
    }
 }
 
-VkResult vkppu_performance_pool_results(struct vkppu_device *dev,
-                                        const struct vkppu_query_pool *pool, uint32_t first,
-                                        uint32_t count, size_t data_size, void *data,
-                                        VkDeviceSize stride, VkQueryResultFlags flags)
+VkResult vkppu_snapshot_pool_results(struct vkppu_device *dev, const struct vkppu_query_pool *pool,
+                                     uint32_t first, uint32_t count, size_t data_size, void *data,
+                                     VkDeviceSize stride, VkQueryResultFlags flags)
 {
    if (flags & VK_QUERY_RESULT_WAIT_BIT) {
       VkResult r = vkppu_snapshot_pool_wait(dev, pool, first, count);
       if (r != VK_SUCCESS)
          return r;
    }
-   /* Partial results and availability words are not allowed for these
-    * pools (VUID-vkGetQueryPoolResults-queryType-03230): an unavailable
-    * query writes nothing. */
-   size_t per_query = pool->counter_count * sizeof(VkPerformanceCounterResultKHR);
+   /* Performance pools allow neither partial results nor availability
+    * words (VUID-vkGetQueryPoolResults-queryType-03230): an unavailable
+    * query writes nothing. Statistics follow the flags. */
+   const bool perf = pool->type == VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR;
+   size_t per_query = perf ? pool->counter_count * sizeof(VkPerformanceCounterResultKHR)
+                           : vkppu_statistics_result_bytes(pool->counter_count, flags);
    VkResult result = VK_SUCCESS;
    for (uint32_t i = 0; i < count; i++) {
       uint64_t offset = (uint64_t)i * stride;
       if (offset > data_size || per_query > data_size - offset)
          break; /* the spec requires the array to be big enough; never write past it */
-      if (!vkppu_snapshot_query_available(pool, first + i)) {
+      bool available = vkppu_snapshot_query_available(pool, first + i);
+      const uint8_t *query = vkppu_snapshot_query_host(pool, first + i);
+      uint8_t *out = (uint8_t *)data + offset;
+      if (perf && available)
+         vkppu_performance_query_values(query, pool->counter_indices, pool->counter_count, out);
+      else if (!perf)
+         vkppu_statistics_query_write(query, available, pool->counter_indices, pool->counter_count,
+                                      flags, out);
+      if (!available)
          result = VK_NOT_READY;
-         continue;
-      }
-      vkppu_performance_query_values(vkppu_snapshot_query_host(pool, first + i),
-                                     pool->counter_indices, pool->counter_count,
-                                     (uint8_t *)data + offset);
    }
    return result;
 }

@@ -89,28 +89,3 @@ bool vkppu_statistics_query_write(const uint8_t *query, bool available, const ui
       put_word(out + count * word, available ? 1 : 0, wide);
    return available;
 }
-
-VkResult vkppu_statistics_pool_results(struct vkppu_device *dev,
-                                       const struct vkppu_query_pool *pool, uint32_t first,
-                                       uint32_t count, size_t data_size, void *data,
-                                       VkDeviceSize stride, VkQueryResultFlags flags)
-{
-   if (flags & VK_QUERY_RESULT_WAIT_BIT) {
-      VkResult r = vkppu_snapshot_pool_wait(dev, pool, first, count);
-      if (r != VK_SUCCESS)
-         return r;
-   }
-   size_t per_query = vkppu_statistics_result_bytes(pool->counter_count, flags);
-   VkResult result = VK_SUCCESS;
-   for (uint32_t i = 0; i < count; i++) {
-      uint64_t offset = (uint64_t)i * stride;
-      if (offset > data_size || per_query > data_size - offset)
-         break; /* the spec requires the array to be big enough; never write past it */
-      bool available = vkppu_snapshot_query_available(pool, first + i);
-      if (!vkppu_statistics_query_write(vkppu_snapshot_query_host(pool, first + i), available,
-                                        pool->counter_indices, pool->counter_count, flags,
-                                        (uint8_t *)data + offset))
-         result = VK_NOT_READY;
-   }
-   return result;
-}

@@ -56,10 +56,6 @@ VkResult vkppu_performance_pool_init(struct vkppu_device *dev, struct vkppu_quer
                                      const VkAllocationCallbacks *alloc);
 void vkppu_snapshot_pool_finish(struct vkppu_device *dev, struct vkppu_query_pool *pool,
                                 const VkAllocationCallbacks *alloc);
-VkResult vkppu_performance_pool_results(struct vkppu_device *dev,
-                                        const struct vkppu_query_pool *pool, uint32_t first,
-                                        uint32_t count, size_t data_size, void *data,
-                                        VkDeviceSize stride, VkQueryResultFlags flags);
 /* The results of one query (its bytes as laid out above) for the `count`
  * counters (enum ppu_counter), as VkPerformanceCounterResultKHR at out. */
 void vkppu_performance_query_values(const uint8_t *query, const uint32_t *counters, uint32_t count,
@@ -74,6 +70,10 @@ uint64_t vkppu_snapshot_query_delta(const uint8_t *query, uint32_t counter);
 VkResult vkppu_snapshot_pool_wait(struct vkppu_device *dev, const struct vkppu_query_pool *pool,
                                   uint32_t first, uint32_t count);
 void vkppu_snapshot_pool_reset(struct vkppu_query_pool *pool, uint32_t first, uint32_t count);
+/* vkGetQueryPoolResults of a snapshot pool, in its type's layout. */
+VkResult vkppu_snapshot_pool_results(struct vkppu_device *dev, const struct vkppu_query_pool *pool,
+                                     uint32_t first, uint32_t count, size_t data_size, void *data,
+                                     VkDeviceSize stride, VkQueryResultFlags flags);
 
 /* Pipeline-statistics pools (query_pool_statistics.c). */
 VkResult vkppu_statistics_pool_init(struct vkppu_device *dev, struct vkppu_query_pool *pool,
@@ -86,10 +86,6 @@ size_t vkppu_statistics_result_bytes(uint32_t counter_count, VkQueryResultFlags 
  * query is not available (values then written only with PARTIAL, as 0). */
 bool vkppu_statistics_query_write(const uint8_t *query, bool available, const uint32_t *counters,
                                   uint32_t count, VkQueryResultFlags flags, uint8_t *out);
-VkResult vkppu_statistics_pool_results(struct vkppu_device *dev,
-                                       const struct vkppu_query_pool *pool, uint32_t first,
-                                       uint32_t count, size_t data_size, void *data,
-                                       VkDeviceSize stride, VkQueryResultFlags flags);
 
 /* vkCmdCopyQueryPoolResults of a snapshot pool (cmd_query_snapshot.c). */
 struct vkppu_command_buffer;
