@@ -137,6 +137,8 @@ static const struct feature_struct feature_structs[] = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT),
     FEATURE(VkPhysicalDeviceBorderColorSwizzleFeaturesEXT, borderColorSwizzleFromImage,
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT),
+    FEATURE(VkPhysicalDeviceDepthClipEnableFeaturesEXT, depthClipEnable,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT),
 };
 #undef FEATURE
 

@@ -96,7 +96,15 @@ const char *vkppu_gfx_pipeline_state(struct vkppu_gfx_pipeline *g,
    g->polygon_mode = (uint32_t)rs->polygonMode;
    v->cull = vkppu_gfx_cull_word(rs->cullMode);
    v->front_face = vkppu_gfx_front_face_word(rs->frontFace);
-   g->depth_clamp = rs->depthClampEnable ? 1u : 0u;
+   /* Near/far clipping follows depthClampEnable unless
+    * VK_EXT_depth_clip_enable sets it apart. */
+   g->depth_clamp = rs->depthClampEnable ? PPU_GFX_DEPTH_CLAMP_CLAMP : 0u;
+   const VkPipelineRasterizationDepthClipStateCreateInfoEXT *clip = vkppu_find_in_chain(
+       rs->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT);
+   if (clip && rs->depthClampEnable && clip->depthClipEnable)
+      g->depth_clamp |= PPU_GFX_DEPTH_CLAMP_CLIP;
+   if (clip && !rs->depthClampEnable && !clip->depthClipEnable)
+      g->depth_clamp |= PPU_GFX_DEPTH_CLAMP_NO_CLIP;
    v->depth_bias_enable = rs->depthBiasEnable ? 1u : 0u;
    g->values.depth_bias[0] = rs->depthBiasConstantFactor;
    g->values.depth_bias[1] = rs->depthBiasClamp;

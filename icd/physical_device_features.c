@@ -173,6 +173,7 @@ VKAPI_ATTR void VKAPI_CALL vkppu_GetPhysicalDeviceFeatures(VkPhysicalDevice phys
    X(VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT)  \
    X(CUSTOM_BORDER_COLOR_FEATURES_EXT, VkPhysicalDeviceCustomBorderColorFeaturesEXT)               \
    X(BORDER_COLOR_SWIZZLE_FEATURES_EXT, VkPhysicalDeviceBorderColorSwizzleFeaturesEXT)             \
+   X(DEPTH_CLIP_ENABLE_FEATURES_EXT, VkPhysicalDeviceDepthClipEnableFeaturesEXT)                   \
    X(PAGEABLE_DEVICE_LOCAL_MEMORY_FEATURES_EXT,                                                    \
      VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT)
 
@@ -638,6 +639,11 @@ static void set_supported_features(VkBaseOutStructure *s)
       f->borderColorSwizzleFromImage = VK_TRUE;
       break;
    }
+   case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT:
+      /* The clipper's near/far planes apart from the depth clamp
+       * (DEPTH_CLAMP_CLIP / _NO_CLIP; api.graphics_features). */
+      ((VkPhysicalDeviceDepthClipEnableFeaturesEXT *)s)->depthClipEnable = VK_TRUE;
+      break;
    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT:
       /* vkCmdDrawMulti*EXT: one DRAW_INDIRECT over the draws' records
        * (cmd_draw.c; api.graphics_features). */

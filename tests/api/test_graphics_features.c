@@ -234,6 +234,84 @@ TEST_CASE(depth_clamp_keeps_primitives_beyond_the_far_plane)
    vkt_context_destroy(&ctx);
 }
 
+/* VK_EXT_depth_clip_enable: rectangles at z = 1.5 beyond the far plane,
+ * one a column: clipped with neither clamp nor the struct, clipped with
+ * clamp and depthClipEnable, drawn without clamp and without clipping,
+ * drawn with clamp and depthClipEnable off. */
+TEST_CASE(depth_clip_is_set_apart_from_depth_clamp)
+{
+   struct vkt_context ctx;
+   struct vkt_device dev;
+   memset(&dev, 0, sizeof(dev));
+   if (!vkt_context_create(&ctx))
+      return;
+   VkPhysicalDeviceDepthClipEnableFeaturesEXT clip = {
+       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
+   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &clip};
+   vkGetPhysicalDeviceFeatures2(ctx.physical_device, &f2);
+   if (!clip.depthClipEnable || !f2.features.depthClamp) {
+      if (ctx.is_vkppu)
+         CHECK_MSG(false, "vkppu lacks depthClipEnable or depthClamp");
+      else
+         vkt_skip("depthClipEnable not supported");
+      vkt_context_destroy(&ctx);
+      return;
+   }
+   static const char *const extensions[] = {VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME};
+   const VkPhysicalDeviceFeatures core = {.depthClamp = VK_TRUE};
+   struct vkt_device_desc desc = {
+       .features = &core, .feature_chain = &clip, .extensions = extensions, .extension_count = 1};
+   vkt_context_destroy(&ctx); /* gtu_case_begin makes the case's own */
+   struct gtarget t;
+   if (!gtu_case_begin(&ctx, &dev, &desc, VK_FORMAT_UNDEFINED, &t))
+      return;
+   VkPipelineLayout layout = gtu_empty_layout(&dev);
+   const VkPipelineRasterizationDepthClipStateCreateInfoEXT clip_on = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT,
+       .depthClipEnable = VK_TRUE};
+   const VkPipelineRasterizationDepthClipStateCreateInfoEXT clip_off = {
+       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT,
+       .depthClipEnable = VK_FALSE};
+   const struct {
+      bool clamp;
+      const void *next;
+   } variants[4] = {{false, NULL}, {true, &clip_on}, {false, &clip_off}, {true, &clip_off}};
+   VkPipeline p[4];
+   for (unsigned k = 0; k < 4; k++) {
+      struct gtu_pipeline_desc d = {.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                    .depth_clamp = variants[k].clamp,
+                                    .raster_next = variants[k].next,
+                                    .layout = layout,
+                                    .pass = t.pass};
+      VKT_CHECK(gtu_pipeline(&dev, &d, &p[k]));
+   }
+   struct gvertex v[24];
+   const float *colour[4] = {RED, RED, GREEN, GREEN};
+   for (unsigned k = 0; k < 4; k++)
+      gtu_rect(&v[6 * k], 8.0f * (float)k, 0, 8.0f * (float)(k + 1), 32, 1.5f, colour[k]);
+   struct vkt_buffer vb;
+   if (p[0] && p[1] && p[2] && p[3] &&
+       gtu_data_buffer(&dev, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb)) {
+      VkCommandBuffer cmd = gtu_begin(&dev, &t, BLACK, 1.0f, 0);
+      gtu_bind_vertex_buffer(cmd, &vb);
+      for (unsigned k = 0; k < 4; k++) {
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p[k]);
+         vkCmdDraw(cmd, 6, 1, 6 * k, 0);
+      }
+      if (gtu_end_read(&dev, &t, cmd)) {
+         uint32_t want[GW * GH] = {0};
+         gtu_fill(want, 16, 0, 32, 32, gtu_rgba(0, 255, 0, 255));
+         CHECK(gtu_check(&t, want, 0, "depth clip") == 0);
+      }
+      vkt_buffer_destroy(&dev, &vb);
+   }
+   for (unsigned k = 0; k < 4; k++)
+      vkDestroyPipeline(dev.device, p[k], NULL);
+   vkDestroyPipelineLayout(dev.device, layout, NULL);
+   gtu_case_end(&ctx, &dev, &t);
+}
+
 /* Two colour attachments with their own blend state: additive on the
  * first, no blending and a red-only write mask on the second. */
 TEST_CASE(independent_blend_per_attachment)

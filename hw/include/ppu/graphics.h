@@ -13,6 +13,7 @@
 #ifndef PPU_GRAPHICS_H
 #define PPU_GRAPHICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ppu/methods.h"
@@ -69,6 +70,20 @@ enum ppu_gfx_topology {
 
 #define PPU_GFX_CULL_FRONT 0x1u
 #define PPU_GFX_CULL_BACK 0x2u
+
+/* DEPTH_CLAMP: CLAMP clamps fragment depth to the viewport's DEPTH_MIN/MAX
+ * and turns near/far clipping off; CLIP keeps near/far clipping on while
+ * clamping, NO_CLIP turns it off without clamping (not both). */
+#define PPU_GFX_DEPTH_CLAMP_CLAMP 0x1u
+#define PPU_GFX_DEPTH_CLAMP_CLIP 0x2u
+#define PPU_GFX_DEPTH_CLAMP_NO_CLIP 0x4u
+
+/* Whether primitives are clipped at the near and far planes. */
+static inline bool ppu_gfx_depth_clips(uint32_t depth_clamp)
+{
+   return (depth_clamp & PPU_GFX_DEPTH_CLAMP_CLAMP) ? (depth_clamp & PPU_GFX_DEPTH_CLAMP_CLIP) != 0
+                                                    : !(depth_clamp & PPU_GFX_DEPTH_CLAMP_NO_CLIP);
+}
 
 /* Facing comes from the sign of a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) in
  * window coordinates (y down): POSITIVE_AREA makes a > 0 front-facing. */

@@ -313,7 +313,7 @@ enum ppu_gfx_method {
    PPU_GFX_CULL = 0x303,              /* PPU_GFX_CULL_* bits */
    PPU_GFX_FRONT_FACE = 0x304,        /* enum ppu_gfx_front_face */
    PPU_GFX_POLYGON_MODE = 0x305,      /* 0 fill, 1 line, 2 point */
-   PPU_GFX_DEPTH_CLAMP = 0x306,       /* 1: no near/far clipping; clamp to DEPTH_MIN/MAX */
+   PPU_GFX_DEPTH_CLAMP = 0x306,       /* PPU_GFX_DEPTH_CLAMP_* bits */
    PPU_GFX_DEPTH_BIAS_ENABLE = 0x307,
    PPU_GFX_DEPTH_BIAS_CONSTANT = 0x308, /* float: units of the minimum resolvable difference */
    PPU_GFX_DEPTH_BIAS_SLOPE = 0x309,    /* float: times the maximum depth slope */

@@ -122,7 +122,6 @@ static const char *check_data(uint32_t m, uint32_t d)
    case PPU_GFX_PRIMITIVE_RESTART:
    case PPU_GFX_PROVOKING_VERTEX:
    case PPU_GFX_FRONT_FACE:
-   case PPU_GFX_DEPTH_CLAMP:
    case PPU_GFX_DEPTH_BIAS_ENABLE:
    case PPU_GFX_RASTERIZER_DISCARD:
    case PPU_GFX_PIXEL_ORDER:
@@ -133,6 +132,10 @@ static const char *check_data(uint32_t m, uint32_t d)
    case PPU_GFX_DEPTH_TEST:
    case PPU_GFX_ALPHA_TO_COVERAGE:
       return d > 3 ? "reserved bits" : NULL;
+   case PPU_GFX_DEPTH_CLAMP:
+      return d > 7 || (d & PPU_GFX_DEPTH_CLAMP_CLIP && d & PPU_GFX_DEPTH_CLAMP_NO_CLIP)
+                 ? "DEPTH_CLAMP: reserved bits, or CLIP with NO_CLIP"
+                 : NULL;
    case PPU_GFX_DEPTH_COMPARE:
       return d > PPU_GFX_COMPARE_ALWAYS ? "undefined compare op" : NULL;
    case PPU_GFX_STENCIL_FRONT_OPS:
@@ -228,7 +231,8 @@ void ppu_graphics_state_clip(const struct ppu_graphics_state *s, unsigned vp,
                           ppu_graphics_state_float(s, v + PPU_GFX_VIEWPORT_OFFSET_X),
                           ppu_graphics_state_float(s, v + PPU_GFX_VIEWPORT_SCALE_Y),
                           ppu_graphics_state_float(s, v + PPU_GFX_VIEWPORT_OFFSET_Y),
-                          s->word[PPU_GFX_DEPTH_CLAMP] != 0, s->word[PPU_GFX_CLIP_DISTANCE_MASK]);
+                          !ppu_gfx_depth_clips(s->word[PPU_GFX_DEPTH_CLAMP]),
+                          s->word[PPU_GFX_CLIP_DISTANCE_MASK]);
    c->cull_distance_mask = s->word[PPU_GFX_CULL_DISTANCE_MASK];
 }
 
@@ -281,7 +285,7 @@ void ppu_graphics_state_setup(const struct ppu_graphics_state *s, unsigned vp,
       d->unorm_bits = 0;
       break;
    }
-   d->clamp_enable = s->word[PPU_GFX_DEPTH_CLAMP] != 0;
+   d->clamp_enable = (s->word[PPU_GFX_DEPTH_CLAMP] & PPU_GFX_DEPTH_CLAMP_CLAMP) != 0;
    d->clamp_min = ppu_graphics_state_float(s, PPU_GFX_VIEWPORT(vp) + PPU_GFX_VIEWPORT_DEPTH_MIN);
    d->clamp_max = ppu_graphics_state_float(s, PPU_GFX_VIEWPORT(vp) + PPU_GFX_VIEWPORT_DEPTH_MAX);
 }
