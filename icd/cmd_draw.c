@@ -542,8 +542,15 @@ static void *multi_draw_records(struct vkppu_command_buffer *cmd, uint32_t count
                                 uint64_t *va)
 {
    void *map = NULL;
-   if (count > VKPPU_MAX_MULTI_DRAW_COUNT ||
-       !vkppu_cmd_upload_alloc(cmd, count * record, 16, va, &map))
+   if (count > VKPPU_MAX_MULTI_DRAW_COUNT) {
+      /* VUID-vkCmdDrawMultiEXT-drawCount-04935: say so, draw nothing. */
+      vkppu_report(cmd->base.device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "vkCmdDrawMulti*EXT: drawCount %u exceeds maxMultiDrawCount %u; nothing is "
+                   "drawn",
+                   count, VKPPU_MAX_MULTI_DRAW_COUNT);
+      return NULL;
+   }
+   if (!vkppu_cmd_upload_alloc(cmd, count * record, 16, va, &map))
       return NULL;
    return map;
 }

@@ -113,7 +113,8 @@ static struct ppu_gfx_program descriptor(const struct drv_shader_binary *b,
 }
 
 VkResult vkppu_gfx_build_programs(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
-                                  const struct drv_graphics_compile_request *req, const char *name,
+                                  const struct drv_graphics_compile_request *req,
+                                  const char *caller, const char *name,
                                   struct vkppu_gfx_programs *out)
 {
    memset(out, 0, sizeof(*out));
@@ -122,7 +123,7 @@ VkResult vkppu_gfx_build_programs(struct vkppu_device *dev, struct vkppu_pipelin
    char err[512] = "";
    if (drv_compile_graphics(req, &bin, err, sizeof(err)) != 0) {
       vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                   "vkCreateGraphicsPipelines: cannot compile the shaders: %s", err);
+                   "%s: cannot compile the shaders: %s", caller, err);
       return VK_ERROR_UNKNOWN;
    }
    const bool has_fs = bin.fragment.code != NULL;
@@ -130,7 +131,9 @@ VkResult vkppu_gfx_build_programs(struct vkppu_device *dev, struct vkppu_pipelin
        (has_fs && (bin.fragment.register_count == 0 ||
                    bin.fragment.register_count > MAX_REGISTERS_PER_THREAD))) {
       drv_graphics_binary_free(&bin);
-      return fail(dev, "a stage needs more registers than a thread has");
+      vkppu_report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "%s: a stage needs more registers than a thread has", caller);
+      return VK_ERROR_UNKNOWN;
    }
    /* Vertex code, then fragment code on a 256-byte boundary. */
    uint64_t vs_bytes = (uint64_t)bin.vertex.code_words * 4;
@@ -223,7 +226,7 @@ static VkResult compile_and_upload(struct vkppu_device *dev, struct vkppu_pipeli
    snprintf(name, sizeof(name), "graphics pipeline 0x%" PRIx64 " (vertex %s, fragment %s)",
             (uint64_t)(uintptr_t)pipe, vs->entry, fs ? fs->entry : "none");
    struct vkppu_gfx_programs prog;
-   VkResult r = vkppu_gfx_build_programs(dev, pipe, &req, name, &prog);
+   VkResult r = vkppu_gfx_build_programs(dev, pipe, &req, "vkCreateGraphicsPipelines", name, &prog);
    if (r != VK_SUCCESS)
       return r;
    const bool has_fs = prog.fragment.program_va != 0;

@@ -141,7 +141,9 @@ static struct variant *compile_variant(struct vkppu_device *dev, struct vkppu_pi
    char name[DRV_PROGRAM_NAME_SIZE];
    snprintf(name, sizeof(name), "graphics pipeline 0x%llx, vertex input variant %u",
             (unsigned long long)(uintptr_t)pipe, v->count);
-   if (vkppu_gfx_build_programs(dev, pipe, &req, name, &n->programs) != VK_SUCCESS) {
+   if (vkppu_gfx_build_programs(dev, pipe, &req,
+                                "draw with the vertex input state of vkCmdSetVertexInputEXT", name,
+                                &n->programs) != VK_SUCCESS) {
       free(n);
       return NULL;
    }

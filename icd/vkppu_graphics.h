@@ -65,9 +65,11 @@ struct vkppu_gfx_programs {
 };
 
 /* Compiles req and uploads the programs (graphics_pipeline.c); errors are
- * reported with their reason. `name` labels the code in fault reports. */
+ * reported with their reason, as from `caller`. `name` labels the code in
+ * fault reports. */
 VkResult vkppu_gfx_build_programs(struct vkppu_device *dev, struct vkppu_pipeline *pipe,
-                                  const struct drv_graphics_compile_request *req, const char *name,
+                                  const struct drv_graphics_compile_request *req,
+                                  const char *caller, const char *name,
                                   struct vkppu_gfx_programs *out);
 void vkppu_gfx_programs_free(struct vkppu_device *dev, struct vkppu_gfx_programs *p);
 
